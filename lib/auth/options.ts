@@ -1,0 +1,58 @@
+import type { NextAuthOptions } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { verifyDashboardPassword, type TDashboardRole } from "@/lib/dashboard-users/create-dashboard-user";
+
+declare module "next-auth" {
+  interface Session {
+    user: { id: string; clientId: string; email: string; name: string | null; role: TDashboardRole };
+  }
+  interface User {
+    clientId: string;
+    role: TDashboardRole;
+  }
+}
+
+declare module "next-auth/jwt" {
+  interface JWT {
+    uid?: string;
+    clientId?: string;
+    role?: TDashboardRole;
+  }
+}
+
+export const authOptions: NextAuthOptions = {
+  session: { strategy: "jwt", maxAge: 8 * 60 * 60 },
+  pages: { signIn: "/login" },
+  providers: [
+    CredentialsProvider({
+      name: "Email and password",
+      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+      async authorize(credentials) {
+        if (!credentials?.email || !credentials.password) return null;
+        const user = await verifyDashboardPassword(credentials.email, credentials.password);
+        if (!user) return null;
+        return { id: user.id, email: user.email, name: user.name, clientId: user.clientId, role: user.role };
+      },
+    }),
+  ],
+  callbacks: {
+    jwt({ token, user }) {
+      if (user) {
+        token.uid = user.id;
+        token.clientId = user.clientId;
+        token.role = user.role;
+      }
+      return token;
+    },
+    session({ session, token }) {
+      session.user = {
+        id: token.uid ?? "",
+        clientId: token.clientId ?? "",
+        email: token.email ?? "",
+        name: token.name ?? null,
+        role: token.role ?? "reviewer",
+      };
+      return session;
+    },
+  },
+};

@@ -1,0 +1,53 @@
+// Operator command line: `npm run --silent cli -- <command>`; one JSON object on stdout, errors on stderr.
+import { parseArgs } from "@/lib/cli/args";
+import { ensureDatabaseUrl } from "@/lib/embedded/server";
+
+const USAGE = `usage: npm run --silent cli -- <command>
+  client create --name NAME --type business|consumer [--features f1,f2] [--actions A1,A2]
+  client configure --client ID [--name NAME] [--features ...] [--actions ...] [--reporting-profile FILE]
+  apikey create --client ID [--name NAME]
+  apikey revoke --key KEY
+  rules import --client ID FILE
+  rules export --client ID
+  user create --client ID --email E --password P --role admin|reviewer|reporting_officer`;
+
+async function main(): Promise<number> {
+  const args = parseArgs(process.argv.slice(2));
+  const [group, verb] = args.positionals;
+  if (!group || !verb || args.flags.help) {
+    process.stderr.write(USAGE + "\n");
+    return args.flags.help ? 0 : 2;
+  }
+  const database = await ensureDatabaseUrl();
+  try {
+    const { commands, extraCommands, describeError } = await import("@/lib/cli/commands");
+    await import("@/lib/cli/register");
+    const command = commands[`${group} ${verb}`] ?? extraCommands[`${group} ${verb}`];
+    if (!command) {
+      process.stderr.write(`Unknown command '${group} ${verb}'\n${USAGE}\n`);
+      return 2;
+    }
+    args.positionals = args.positionals.slice(2);
+    try {
+      const result = await command(args);
+      process.stdout.write(JSON.stringify(result) + "\n");
+      return 0;
+    } catch (err) {
+      process.stderr.write(`error: ${describeError(err)}\n`);
+      return 1;
+    } finally {
+      const { prisma } = await import("@/lib/db");
+      await prisma.$disconnect();
+    }
+  } finally {
+    await database.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

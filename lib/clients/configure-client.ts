@@ -1,0 +1,20 @@
+import { ZConfigureClient, type TConfigureClient } from "@/lib/clients/schemas";
+import { prisma } from "@/lib/db";
+import { serializeClient, type TClientConfig } from "@/lib/clients/serialize-client";
+
+/** Updates a client's settings; `features` and `actions` replace the current lists. */
+export async function configureClient(input: TConfigureClient): Promise<TClientConfig | null> {
+  const data = ZConfigureClient.parse(input);
+  const existing = await prisma.client.findUnique({ where: { id: data.clientId }, select: { id: true } });
+  if (!existing) return null;
+  const client = await prisma.client.update({
+    where: { id: data.clientId },
+    data: {
+      ...(data.name !== undefined && { name: data.name }),
+      ...(data.features !== undefined && { features: [...new Set(data.features)] }),
+      ...(data.actions !== undefined && { actions: [...new Set(data.actions)] }),
+      ...(data.reportingProfile !== undefined && { reportingProfile: data.reportingProfile }),
+    },
+  });
+  return serializeClient(client);
+}

@@ -1,0 +1,75 @@
+import { z } from "zod";
+
+export const FEATURES = [
+  "merchantRiskAssessment",
+  "paymentInstrumentRules",
+  "eventRules",
+  "transactionUpdateMonitoring",
+  "walletVerification",
+  "reporting",
+] as const;
+export type TFeature = (typeof FEATURES)[number];
+
+export const RECOMMENDED_ACTIONS = [
+  "ALLOW",
+  "REVIEW",
+  "BLOCK",
+  "STEP_UP_AUTH",
+  "STEP_UP_KYC",
+  "STEP_UP_ID",
+  "FLAG_FOR_MONITORING",
+  "REPORT_SUSPICIOUS",
+  "MESSAGE_USER",
+  "MESSAGE_MERCHANT",
+] as const;
+export type TRecommendedAction = (typeof RECOMMENDED_ACTIONS)[number];
+
+export const ZFeature = z.enum(FEATURES);
+export const ZRecommendedAction = z.enum(RECOMMENDED_ACTIONS);
+export const ZClientType = z.enum(["business", "consumer"]);
+
+export const ZReportingProfile = z.object({
+  entityId: z.string().optional(),
+  entityName: z.string().optional(),
+  branch: z.string().optional(),
+  currencyCodeLocal: z.string().length(3).optional(),
+  reportingPerson: z
+    .object({
+      firstName: z.string().optional(),
+      lastName: z.string().optional(),
+      title: z.string().optional(),
+      email: z.string().optional(),
+      phone: z.string().optional(),
+      occupation: z.string().optional(),
+    })
+    .optional(),
+  location: z
+    .object({
+      addressType: z.string().optional(),
+      address: z.string().optional(),
+      city: z.string().optional(),
+      countryCode: z.string().optional(),
+      zip: z.string().optional(),
+      state: z.string().optional(),
+    })
+    .optional(),
+  indicatorCodes: z.array(z.string()).optional(),
+});
+export type TReportingProfile = z.infer<typeof ZReportingProfile>;
+
+export const ZCreateClient = z.object({
+  name: z.string().trim().min(1),
+  type: ZClientType,
+  features: z.array(ZFeature).default([]),
+  actions: z.array(ZRecommendedAction).min(1).optional(),
+});
+export type TCreateClient = z.input<typeof ZCreateClient>;
+
+export const ZConfigureClient = z.object({
+  clientId: z.string().min(1),
+  name: z.string().trim().min(1).optional(),
+  features: z.array(ZFeature).optional(),
+  actions: z.array(ZRecommendedAction).min(1).optional(),
+  reportingProfile: ZReportingProfile.optional(),
+});
+export type TConfigureClient = z.input<typeof ZConfigureClient>;

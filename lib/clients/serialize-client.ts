@@ -1,0 +1,25 @@
+import type { Client } from "@/lib/generated/prisma/client";
+
+export type TClientConfig = {
+  clientId: string;
+  name: string;
+  type: "business" | "consumer";
+  features: string[];
+  actions: string[];
+  reportingProfile: unknown;
+  createdAt: number;
+  updatedAt: number;
+};
+
+export function serializeClient(client: Client): TClientConfig {
+  return {
+    clientId: client.id,
+    name: client.name,
+    type: client.type,
+    features: client.features,
+    actions: client.actions,
+    reportingProfile: client.reportingProfile ?? null,
+    createdAt: client.createdAt.getTime(),
+    updatedAt: client.updatedAt.getTime(),
+  };
+}

@@ -1,0 +1,32 @@
+import { z } from "zod";
+
+// The one place that reads process.env.
+const ZEnv = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: z.string().min(1).optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().positive().default(10),
+  PORT: z.coerce.number().int().positive().default(3000),
+  APP_URL: z.string().url().optional(),
+  // Secret for session cookies and for deriving the at-rest encryption key of webhook secrets.
+  NEXTAUTH_SECRET: z.string().min(16).optional(),
+  WEBHOOK_SECRET_KEY: z.string().min(16).optional(),
+  RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(1000),
+  WEBHOOK_RETRY_DELAYS_MS: z.string().optional(),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z
+    .enum(["true", "false", "1", "0"])
+    .optional()
+    .transform((v) => v === "true" || v === "1"),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  INNGEST_EVENT_KEY: z.string().optional(),
+  INNGEST_BASE_URL: z.string().optional(),
+  INNGEST_SIGNING_KEY: z.string().optional(),
+  INNGEST_DEV: z.string().optional(),
+  // Set to "false" to stop the in-process job driver (for example in a web-only replica).
+  JOB_DRIVER: z.enum(["on", "off"]).default("on"),
+});
+
+export type TEnv = z.infer<typeof ZEnv>;
+
+export const env: TEnv = ZEnv.parse(process.env);
+
+export const isProduction = env.NODE_ENV === "production";

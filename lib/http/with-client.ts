@@ -1,0 +1,150 @@
+import type { z } from "zod";
+import { authenticateApiKey, type TClientContext } from "@/lib/auth/api-keys";
+import { env } from "@/lib/env";
+import { ApiError, errorResponse, forbidden, unauthorized, validationError } from "@/lib/http/errors";
+import { takeToken } from "@/lib/http/rate-limit";
+import { formatIssues, issueMessage } from "@/lib/http/zod-issues";
+import { logError } from "@/lib/log";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+type TRouteContext = { params: Promise<Record<string, string | string[]>> };
+
+export type THandlerContext<P> = {
+  req: Request;
+  params: P;
+  client: TClientContext;
+  /** The parsed JSON body validated by the schema (400 VALIDATION_ERROR otherwise). */
+  body: <S extends z.ZodType>(schema: S) => Promise<z.infer<S>>;
+  /** The query string validated by the schema. */
+  query: <S extends z.ZodType>(schema: S) => z.infer<S>;
+};
+
+type TOptions = {
+  /** Client feature that must be enabled, else 403. */
+  feature?: string;
+  featureMessage?: string;
+  businessOnly?: boolean;
+};
+
+export function parseWith<S extends z.ZodType>(schema: S, data: unknown): z.infer<S> {
+  const result = schema.safeParse(data, { error: issueMessage });
+  if (!result.success) throw validationError(formatIssues(result.error));
+  return result.data;
+}
+
+async function readJson(req: Request): Promise<unknown> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (req.body) {
+    const reader = req.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        await reader.cancel();
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (text.trim() === "") throw validationError(["/: Request body must be a JSON object"]);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw validationError([`/: Malformed JSON (${err instanceof SyntaxError ? err.message : "unreadable body"})`]);
+  }
+}
+
+function tooLarge(): ApiError {
+  return new ApiError(413, "PAYLOAD_TOO_LARGE", `Request body exceeds ${MAX_BODY_BYTES} bytes`);
+}
+
+function bearerKey(req: Request): string | null {
+  const auth = req.headers.get("authorization");
+  if (auth) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+    return match?.[1] ?? null;
+  }
+  return req.headers.get("x-api-key")?.trim() || null;
+}
+
+export function toErrorResponse(err: unknown): Response {
+  if (err instanceof ApiError) return errorResponse(err);
+  logError("unhandled error in /v1 handler", err);
+  return errorResponse(new ApiError(500, "INTERNAL_ERROR", "Internal server error"));
+}
+
+/** The single wrapper of every authenticated /v1 handler: key, client scope, limits, parsing, error mapping. */
+export function withClient<P = Record<string, string>>(
+  handler: (ctx: THandlerContext<P>) => Promise<unknown>,
+  options: TOptions = {},
+) {
+  return async (req: Request, route: TRouteContext): Promise<Response> => {
+    try {
+      const key = bearerKey(req);
+      if (!key) throw unauthorized("Missing API key");
+      const client = await authenticateApiKey(key);
+      if (!client) throw unauthorized("Invalid or revoked API key");
+      const limited = takeToken(client.apiKeyId, env.RATE_LIMIT_PER_SECOND);
+      if (!limited.ok)
+        throw new ApiError(429, "RATE_LIMITED", "Too many requests", undefined, {
+          "Retry-After": String(limited.retryAfterSeconds),
+        });
+      if (options.businessOnly && client.type !== "business")
+        throw forbidden("This endpoint is available to business clients only");
+      if (options.feature && !client.features.has(options.feature))
+        throw forbidden(options.featureMessage ?? `Feature ${options.feature} is not enabled for this client`);
+
+      const params = (await route.params) as P;
+      const url = new URL(req.url);
+      const result = await handler({
+        req,
+        params,
+        client,
+        body: async (schema) => parseWith(schema, await readJson(req)),
+        query: (schema) => parseWith(schema, Object.fromEntries(url.searchParams)),
+      });
+      if (result instanceof Response) return result;
+      return Response.json(result);
+    } catch (err) {
+      return toErrorResponse(err);
+    }
+  };
+}
+
+/** For the few public routes: same error mapping, no key. */
+export function withPublic(handler: (req: Request) => Promise<unknown>) {
+  return async (req: Request): Promise<Response> => {
+    try {
+      const result = await handler(req);
+      return result instanceof Response ? result : Response.json(result);
+    } catch (err) {
+      return toErrorResponse(err);
+    }
+  };
+}
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type TMethod = (typeof METHODS)[number];
+type THandler = (req: Request, route: TRouteContext) => Promise<Response>;
+
+function methodNotAllowed(allowed: string[]): THandler {
+  return async () =>
+    errorResponse(
+      new ApiError(405, "METHOD_NOT_ALLOWED", `Method not allowed; use ${allowed.join(", ")}`, undefined, {
+        Allow: allowed.join(", "),
+      }),
+    );
+}
+
+/** Route exports with a 405 in the contract's error body for every method the route does not serve. */
+export function methods(handlers: Partial<Record<TMethod, THandler>>): Record<TMethod, THandler> {
+  const allowed = METHODS.filter((m) => handlers[m]);
+  const fallback = methodNotAllowed(allowed);
+  return Object.fromEntries(METHODS.map((m) => [m, handlers[m] ?? fallback])) as Record<TMethod, THandler>;
+}

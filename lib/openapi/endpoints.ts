@@ -1,0 +1,2 @@
+// The list of documented endpoints: each domain's endpoints module registers itself on import.
+import "@/lib/rules/endpoints";

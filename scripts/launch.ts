@@ -1,0 +1,64 @@
+// Starts the service: embedded database when DATABASE_URL is unset, migrations, demo data (dev), then Next.js.
+import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { DATA_DIR, startEmbeddedDatabase, type TEmbeddedDatabase } from "../lib/embedded/server";
+
+function localSecrets(): { NEXTAUTH_SECRET: string; WEBHOOK_SECRET_KEY: string } {
+  mkdirSync(DATA_DIR, { recursive: true });
+  const file = path.join(DATA_DIR, "secrets.json");
+  if (existsSync(file)) return JSON.parse(readFileSync(file, "utf8")) as never;
+  const secrets = {
+    NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
+    WEBHOOK_SECRET_KEY: randomBytes(32).toString("base64url"),
+  };
+  writeFileSync(file, JSON.stringify(secrets), { mode: 0o600 });
+  return secrets;
+}
+
+export async function launch(mode: "dev" | "start"): Promise<void> {
+  process.env.NEXT_TELEMETRY_DISABLED = "1";
+  const port = process.env.PORT ?? "3000";
+  let embedded: TEmbeddedDatabase | null = null;
+  if (!process.env.DATABASE_URL) {
+    embedded = await startEmbeddedDatabase();
+    process.env.DATABASE_URL = embedded.url;
+    process.env.DATABASE_POOL_SIZE ??= "8";
+    console.log(`Embedded database (PGlite) in ${path.join(DATA_DIR, "pglite")}`);
+  }
+  if (!process.env.NEXTAUTH_SECRET || !process.env.WEBHOOK_SECRET_KEY) {
+    if (mode === "start" && process.env.NODE_ENV === "production" && !embedded) {
+      console.error("NEXTAUTH_SECRET and WEBHOOK_SECRET_KEY must be set in production.");
+      process.exit(1);
+    }
+    const secrets = localSecrets();
+    process.env.NEXTAUTH_SECRET ??= secrets.NEXTAUTH_SECRET;
+    process.env.WEBHOOK_SECRET_KEY ??= secrets.WEBHOOK_SECRET_KEY;
+  }
+  process.env.NEXTAUTH_URL ??= `http://localhost:${port}`;
+
+  if (embedded || mode === "dev") {
+    const migrate = spawnSync("npx", ["prisma", "migrate", "deploy"], { stdio: "inherit", env: process.env });
+    if (migrate.status !== 0) {
+      await embedded?.stop();
+      process.exit(migrate.status ?? 1);
+    }
+  }
+  if (mode === "dev") {
+    const { seedDemo } = await import("../prisma/seed");
+    await seedDemo({ print: true, baseUrl: `http://localhost:${port}` });
+    const { prisma } = await import("../lib/db");
+    await prisma.$disconnect();
+  }
+
+  const child = spawn("npx", ["next", mode, "-p", port], { stdio: "inherit", env: process.env });
+  const shutdown = (signal: NodeJS.Signals) => {
+    child.kill(signal);
+  };
+  process.on("SIGINT", shutdown);
+  process.on("SIGTERM", shutdown);
+  child.on("exit", (code) => {
+    void (embedded ? embedded.stop() : Promise.resolve()).finally(() => process.exit(code ?? 0));
+  });
+}

@@ -1,0 +1,3 @@
+import { launch } from "./launch";
+
+await launch("start");
