@@ -1,0 +1,54 @@
+import { createApiKey } from "@/lib/auth/api-keys";
+import { createClient } from "@/lib/clients/create-client";
+import type { TFeature, TRecommendedAction } from "@/lib/clients/schemas";
+
+// Shared by tests and the seed: build clients and call route handlers without a server.
+export async function createTestClient(
+  opts: { type?: "business" | "consumer"; features?: TFeature[]; actions?: TRecommendedAction[]; name?: string } = {},
+): Promise<{ clientId: string; apiKey: string }> {
+  return createClient({
+    name: opts.name ?? "Test client",
+    type: opts.type ?? "consumer",
+    features: opts.features ?? [],
+    actions: opts.actions,
+  });
+}
+
+export async function extraKey(clientId: string): Promise<string> {
+  return (await createApiKey({ clientId })).apiKey;
+}
+
+type TRouteHandler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+
+export type TCall = {
+  method?: string;
+  apiKey?: string | null;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+  params?: Record<string, string | string[]>;
+  query?: Record<string, string>;
+  path?: string;
+};
+
+/** Calls a route handler as Next.js would; answers { status, body, headers }. */
+export async function call(
+  handler: TRouteHandler,
+  opts: TCall = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const headers: Record<string, string> = { "content-type": "application/json", ...(opts.headers ?? {}) };
+  if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
+  const url = new URL(`http://localhost${opts.path ?? "/v1/test"}`);
+  for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
+  const body = opts.rawBody ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
+  const req = new Request(url, { method: opts.method ?? (body ? "POST" : "GET"), headers, body });
+  const res = await handler(req, { params: Promise.resolve(opts.params ?? {}) });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON
+  }
+  return { status: res.status, body: parsed, headers: res.headers };
+}
