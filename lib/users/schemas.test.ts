@@ -37,7 +37,9 @@ describe("ZUser", () => {
     expect(toStoredStatus("PENDING")).toBe("active");
     expect(toStoredStatus("DECLINED")).toBe("inactive");
     expect(toStoredStatus("BLOCKED")).toBe("blocked");
-    expect(details(ZUser, { id: "u", timestamp: 1, status: "gone" })[0]).toMatch(/^\/status: Expected one of/);
+    expect(details(ZUser, { id: "u", timestamp: 1, status: "gone" })[0]).toMatch(
+      /^\/status: Expected one of/,
+    );
   });
   it("validates the inline device", () => {
     expect(details(ZUser, { id: "u", timestamp: 1, userDevice: { ipAddress: "1.2.3.4" } })).toEqual([
@@ -56,7 +58,9 @@ describe("ZMerchant", () => {
     expect(details(ZMerchant, { ...base, limits: { dailyTransactionLimit: 10 } })).toEqual([
       "/limits/limitCurrencyCode: Required when limits.dailyTransactionLimit is sent",
     ]);
-    expect(details(ZMerchant, { ...base, limits: { dailyTransactionLimit: 10, limitCurrencyCode: "USD" } })).toEqual([]);
+    expect(
+      details(ZMerchant, { ...base, limits: { dailyTransactionLimit: 10, limitCurrencyCode: "USD" } }),
+    ).toEqual([]);
   });
   it("requires cashbackEnabled true for cashbackRate, and bounds it", () => {
     expect(details(ZMerchant, { ...base, cashbackRate: 5 })).toEqual([
@@ -73,10 +77,14 @@ describe("ZMerchant", () => {
     ]);
   });
   it("checks decimals and payment methods", () => {
-    expect(details(ZMerchant, { ...base, averagePurchaseSize: "1,000.00" })[0]).toMatch(/^\/averagePurchaseSize: /);
+    expect(details(ZMerchant, { ...base, averagePurchaseSize: "1,000.00" })[0]).toMatch(
+      /^\/averagePurchaseSize: /,
+    );
     expect(details(ZMerchant, { ...base, monthlyVolume: "-5" })[0]).toMatch(/^\/monthlyVolume: /);
     expect(details(ZMerchant, { ...base, monthlyVolume: "1250.50" })).toEqual([]);
-    expect(details(ZMerchant, { ...base, paymentMethods: ["card", "wallet"] })[0]).toMatch(/^\/paymentMethods\/1: /);
+    expect(details(ZMerchant, { ...base, paymentMethods: ["card", "wallet"] })[0]).toMatch(
+      /^\/paymentMethods\/1: /,
+    );
   });
   it("rejects a future timestamp", () => {
     expect(details(ZMerchant, { ...base, timestamp: Date.now() + 86_400_000 })).toEqual([

@@ -186,3 +186,114 @@ export const ZUserFeedback = z.object({
   referrerCode: z.string().optional(),
 });
 export type TUserFeedback = z.infer<typeof ZUserFeedback>;
+
+// ---------------------------------------------------------------- request and response shapes of the user endpoints
+
+/** A query-string integer: digits only (a malformed value is a 400, never silently ignored), then bounds. */
+export function ZQueryInteger({ min, max }: { min?: number; max?: number } = {}) {
+  let n = z.number().int();
+  if (min !== undefined) n = n.min(min);
+  if (max !== undefined) n = n.max(max);
+  return z
+    .string()
+    .regex(/^-?\d+$/, "Expected an integer")
+    .transform((s) => Number(s))
+    .pipe(n);
+}
+
+export const ZCreateUserResponse = z.object({ id: z.string(), status: z.literal("success") });
+
+export const ZUserFeedbackResponse = z.object({ message: z.string(), userId: z.string() });
+
+export const ZUserRecord = z.object({
+  id: z.string(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  status: z.enum(STORED_USER_STATUSES),
+  reason: z.string().nullable(),
+});
+export type TUserRecord = z.infer<typeof ZUserRecord>;
+export const ZUserResponse = z.object({ user: ZUserRecord });
+
+export const ZAddUserDevice = z.object({ userId: ZNonEmptyString, device: ZUserDevice });
+export type TAddUserDevice = z.infer<typeof ZAddUserDevice>;
+export const ZAddUserDeviceResponse = z.object({ id: z.string(), status: z.literal("success") });
+
+export const ZBlockUser = z.object({ comment: z.string().optional(), reviewer: z.string().optional() });
+export type TBlockUser = z.infer<typeof ZBlockUser>;
+
+export const CLOSURE_TYPES = [
+  "service_initiated",
+  "user_requested",
+  "user_requested_with_data_deletion",
+] as const;
+export const STATUS_REASONS = [
+  "NO_REASON",
+  "FINANCIAL_CRIME",
+  "RISK_TOLERANCE",
+  "FRAUDULENT_ACTIVITY",
+  "LINKED_TO_FRAUD",
+] as const;
+
+export const ZUpdateUserStatus = z.object({
+  status: caseInsensitiveEnum(["active", "inactive"], "lower").optional(),
+  completedAt: z.number().optional(),
+  closureType: caseInsensitiveEnum(CLOSURE_TYPES, "lower").optional(),
+  comment: z.string().optional(),
+  initiatedBy: z.string().optional(),
+  reason: caseInsensitiveEnum(STATUS_REASONS, "upper").optional(),
+});
+export type TUpdateUserStatus = z.infer<typeof ZUpdateUserStatus>;
+
+export const ZUserStatusResponse = z.object({
+  id: z.string(),
+  status: z.enum(STORED_USER_STATUSES),
+  updatedAt: z.number(),
+  changed: z.boolean(),
+});
+
+export const BLOCKED_USERS_MAX_LIMIT = 1000;
+export const ZBlockedUsersQuery = z.object({
+  start: z.string().optional(),
+  limit: ZQueryInteger({ min: 1, max: BLOCKED_USERS_MAX_LIMIT }).optional(),
+});
+export const ZBlockedUsersResponse = z.object({
+  users: z.array(z.object({ id: z.string(), status: z.literal("blocked"), updatedAt: z.number() })),
+  total: z.number(),
+  cursor: z.string().nullable(),
+});
+
+export const ZTransactionPartiesStatus = z.object({
+  status: ZStoredUserStatus.optional(),
+  parties: caseInsensitiveEnum(["both", "user", "recipient"], "lower").optional(),
+  comment: z.string().optional(),
+  reviewer: z.string().optional(),
+});
+export type TTransactionPartiesStatus = z.infer<typeof ZTransactionPartiesStatus>;
+export const ZTransactionPartiesStatusResponse = z.object({
+  transactionId: z.string(),
+  users: z.array(z.object({ id: z.string(), status: z.enum(STORED_USER_STATUSES) })),
+});
+
+export const ATTRIBUTES = [
+  "phone",
+  "email",
+  "ipAddress",
+  "deviceFingerprint",
+  "bankAccountNumber",
+  "cryptoAddress",
+  "walletTaxNumberId",
+  "walletPhone",
+  "cardFingerprint",
+] as const;
+export const ZAttributeStatus = z.object({
+  attribute: z.enum(ATTRIBUTES),
+  value: ZNonEmptyString,
+  status: ZUserStatus.optional(),
+  comment: z.string().optional(),
+  reviewer: z.string().optional(),
+});
+export type TAttributeStatus = z.infer<typeof ZAttributeStatus>;
+export const ZAttributeStatusResponse = z.object({ status: z.literal("success"), matchedUsers: z.number() });

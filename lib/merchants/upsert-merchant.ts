@@ -1,0 +1,52 @@
+import type { Tx } from "@/lib/db";
+import type { TMerchant } from "@/lib/merchants/schemas";
+
+// jsonb does not keep key order, so bodies are compared with sorted keys.
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
+      : v,
+  );
+}
+
+/**
+ * Creates or corrects a merchant record inside the caller's transaction (interface "Merchant rules"):
+ * the first `timestamp` seen for the id becomes `createdAt` and never changes; a later request
+ * replaces every other field, and the values it replaces are appended to merchant_versions.
+ */
+export async function upsertMerchant(
+  tx: Tx,
+  { clientId, merchant }: { clientId: string; merchant: TMerchant },
+): Promise<{ created: boolean }> {
+  const fields = {
+    name: merchant.name,
+    status: merchant.status ?? null,
+    organizationId: merchant.organizationId ?? null,
+    data: merchant,
+  };
+  const now = new Date();
+  const inserted = await tx.merchant.createMany({
+    data: [{ clientId, id: merchant.id, ...fields, createdAt: new Date(merchant.timestamp), updatedAt: now }],
+    skipDuplicates: true,
+  });
+  if (inserted.count === 1) return { created: true };
+
+  const rows = await tx.$queryRaw<{ data: unknown }[]>`
+    SELECT data FROM merchants WHERE "clientId" = ${clientId} AND id = ${merchant.id} FOR UPDATE`;
+  const previous = rows[0];
+  if (!previous) throw new Error(`merchant ${merchant.id} vanished during upsert`);
+  // An identical resend (a retried request) is not a correction and leaves no history.
+  if (canonicalJson(previous.data) === canonicalJson(merchant)) return { created: false };
+
+  await tx.merchantVersion.create({
+    data: { clientId, merchantId: merchant.id, data: previous.data as object, createdAt: now },
+  });
+  await tx.merchant.update({
+    where: { clientId_id: { clientId, id: merchant.id } },
+    data: { ...fields, updatedAt: now },
+  });
+  return { created: false };
+}
