@@ -1,2 +1,4 @@
 // The list of documented endpoints: each domain's endpoints module registers itself on import.
 import "@/lib/rules/endpoints";
+import "@/lib/users/endpoints";
+import "@/lib/comments/endpoints";
