@@ -1,2 +1,2 @@
 // Domain modules that add CLI commands register them here (see extraCommands).
-export {};
+import "@/lib/rules/cli";

@@ -1,0 +1,43 @@
+import { validateRuleExpressions } from "@/lib/rules/cel";
+import { ZRuleDefinition, type TRuleDefinition } from "@/lib/rules/schemas";
+
+export type TRuleError = { ruleId: string; message: string };
+
+/** Thrown when an import or edit contains invalid rules; nothing was written. */
+export class RuleImportError extends Error {
+  constructor(readonly errors: TRuleError[]) {
+    super(`Invalid rules: ${errors.map((e) => `${e.ruleId}: ${e.message}`).join("; ")}`);
+    this.name = "RuleImportError";
+  }
+}
+
+/** Label for error messages: the rule's id when it has one, else its position in the file. */
+export function ruleLabel(raw: unknown, index: number): string {
+  const id = typeof raw === "object" && raw !== null ? (raw as { id?: unknown }).id : undefined;
+  return typeof id === "string" && id.trim() !== "" ? id : `#${index}`;
+}
+
+/**
+ * Validates one rule definition: shape, CEL expressions for its subject, aggregate references,
+ * and a recommendedAction among the client's enabled actions.
+ */
+export function validateRuleDefinition(
+  raw: unknown,
+  enabledActions: readonly string[],
+): { definition: TRuleDefinition; errors: [] } | { definition: null; errors: string[] } {
+  const parsed = ZRuleDefinition.safeParse(raw);
+  if (!parsed.success) {
+    return {
+      definition: null,
+      errors: parsed.error.issues.map((i) => `${i.path.length ? i.path.join(".") : "rule"}: ${i.message}`),
+    };
+  }
+  const definition = parsed.data;
+  const errors = validateRuleExpressions(definition);
+  if (!enabledActions.includes(definition.recommendedAction)) {
+    errors.push(
+      `recommendedAction: ${definition.recommendedAction} is not enabled for this client (enabled: ${enabledActions.join(", ")})`,
+    );
+  }
+  return errors.length ? { definition: null, errors } : { definition, errors: [] };
+}

@@ -1,0 +1,99 @@
+// Shared by runRules and replayDecision: evaluate rule versions against variables and aggregate values.
+import { compiledRuleVersion, evaluateCondition } from "@/lib/rules/cel";
+import type { TAggregateDefinition, TRuleSubject } from "@/lib/rules/schemas";
+import { ACTION_SEVERITY, composeOutcome, RISK_LEVEL_ORDER } from "@/lib/screening/compose-outcome";
+
+export type TLoadedRule = {
+  ruleRef: string;
+  ruleId: string;
+  status: string;
+  versionId: string;
+  version: number;
+  name: string;
+  riskLevel: string;
+  recommendedAction: string;
+  reason: string;
+  condition: string;
+  aggregates: Record<string, TAggregateDefinition>;
+};
+
+export type TEvaluatedRule = {
+  ruleId: string;
+  ruleRef: string;
+  versionId: string;
+  version: number;
+  status: string;
+  name: string;
+  level: string;
+  recommendedAction: string;
+  triggered: boolean;
+  error?: string;
+};
+
+export type TTriggeredRule = {
+  id: string;
+  name: string;
+  level: string;
+  reason: string;
+  recommendedAction: string;
+};
+
+/** Values one rule saw, by aggregate name; `errors` names aggregates that could not be computed. */
+export type TRuleAggregates = { values: Record<string, number | null>; errors: Record<string, string> };
+
+export function evaluateRule(
+  subject: TRuleSubject,
+  rule: TLoadedRule,
+  variables: Record<string, unknown>,
+  aggregates: TRuleAggregates,
+): TEvaluatedRule {
+  const base = {
+    ruleId: rule.ruleId,
+    ruleRef: rule.ruleRef,
+    versionId: rule.versionId,
+    version: rule.version,
+    status: rule.status,
+    name: rule.name,
+    level: rule.riskLevel,
+    recommendedAction: rule.recommendedAction,
+  };
+  const aggregateError = Object.entries(aggregates.errors)[0];
+  if (aggregateError)
+    return { ...base, triggered: false, error: `aggregates.${aggregateError[0]}: ${aggregateError[1]}` };
+  try {
+    const compiled = compiledRuleVersion({ ...rule, id: rule.versionId, subject });
+    return {
+      ...base,
+      triggered: evaluateCondition(subject, compiled.condition, variables, aggregates.values),
+    };
+  } catch (err) {
+    return {
+      ...base,
+      triggered: false,
+      error: (err instanceof Error ? err.message : String(err)).split("\n")[0]!,
+    };
+  }
+}
+
+/** Outcome and the contract's triggered list (active rules only, most severe first). */
+export function outcomeOf(rules: readonly TLoadedRule[], evaluated: readonly TEvaluatedRule[]) {
+  const outcome = composeOutcome(evaluated);
+  const byRef = new Map(rules.map((r) => [r.ruleRef, r]));
+  const hits = evaluated
+    .filter((e) => e.status === "active" && e.triggered)
+    .sort(
+      (a, b) =>
+        RISK_LEVEL_ORDER.indexOf(b.level as never) - RISK_LEVEL_ORDER.indexOf(a.level as never) ||
+        ACTION_SEVERITY.indexOf(a.recommendedAction as never) -
+          ACTION_SEVERITY.indexOf(b.recommendedAction as never) ||
+        a.ruleId.localeCompare(b.ruleId),
+    );
+  const triggered: TTriggeredRule[] = hits.map((e) => ({
+    id: e.ruleId,
+    name: e.name,
+    level: e.level,
+    reason: byRef.get(e.ruleRef)?.reason ?? "",
+    recommendedAction: e.recommendedAction,
+  }));
+  return { ...outcome, triggered, hits };
+}

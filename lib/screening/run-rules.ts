@@ -1,0 +1,132 @@
+import type { Tx } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { compiledRuleVersion } from "@/lib/rules/cel";
+import type { TAggregateDefinition } from "@/lib/rules/schemas";
+import { aggregateKey, computeAggregates, type TAggregateRequest } from "@/lib/screening/aggregates";
+import {
+  evaluateRule,
+  outcomeOf,
+  type TEvaluatedRule,
+  type TLoadedRule,
+  type TRuleAggregates,
+  type TTriggeredRule,
+} from "@/lib/screening/evaluate-rules";
+
+export type { TTriggeredRule } from "@/lib/screening/evaluate-rules";
+
+export type TSubject = "transaction" | "user" | "merchant" | "paymentInstrument" | "event";
+export type TFiredRule = TTriggeredRule & {
+  ruleRef: string;
+  versionId: string;
+  version: number;
+  status: string;
+};
+export type TRunRulesResult = {
+  riskLevel: string;
+  recommendedAction: string;
+  triggered: TTriggeredRule[];
+  firedActive: TFiredRule[];
+  decisionId: string;
+  /** Every evaluated rule with its status and outcome (dry-run and muted hits included). */
+  evaluated: TEvaluatedRule[];
+};
+
+/** The client's evaluated rules (active, dry-run, muted) for a subject at their current versions: one query. */
+async function loadRules(tx: Tx, clientId: string, subject: TSubject): Promise<TLoadedRule[]> {
+  return tx.$queryRaw<TLoadedRule[]>(Prisma.sql`
+    SELECT r."id" AS "ruleRef", r."ruleId", r."status", v."id" AS "versionId", v."version", v."name",
+           v."riskLevel", v."recommendedAction", v."reason", v."condition", v."aggregates"
+    FROM "rules" r
+    JOIN "rule_versions" v ON v."ruleRef" = r."id" AND v."version" = r."currentVersion"
+    WHERE r."clientId" = ${clientId} AND r."subject" = ${subject} AND r."status" IN ('active', 'dry-run', 'muted')
+    ORDER BY r."ruleId"`);
+}
+
+/**
+ * Screens one record against the client's rules for its subject and stores the Decision in `tx`.
+ * The screened transaction or event must already be written in `tx` (aggregates include it).
+ * `variables` must be JSON values (timestamps as epoch ms): they are stored for replay.
+ */
+export async function runRules(
+  tx: Tx,
+  args: {
+    clientId: string;
+    subject: TSubject;
+    subjectId: string;
+    timestamp: number;
+    variables: Record<string, unknown>;
+  },
+): Promise<TRunRulesResult> {
+  const started = performance.now();
+  const { clientId, subject, subjectId, timestamp, variables } = args;
+  const rules = await loadRules(tx, clientId, subject);
+
+  const requests: TAggregateRequest[] = [];
+  const compileErrors = new Map<string, string>();
+  for (const rule of rules) {
+    const specs = Object.values(rule.aggregates ?? {}) as TAggregateDefinition[];
+    if (specs.length === 0) continue;
+    try {
+      const compiled = compiledRuleVersion({ ...rule, id: rule.versionId, subject });
+      for (const [name, spec] of Object.entries(rule.aggregates))
+        requests.push({ spec, where: compiled.wheres[name] });
+    } catch (err) {
+      compileErrors.set(rule.versionId, (err as Error).message);
+    }
+  }
+  const values = await computeAggregates(tx, {
+    clientId,
+    subject,
+    subjectId,
+    timestamp,
+    variables,
+    aggregates: requests,
+  });
+
+  const aggregatesByVersion: Record<string, Record<string, number | null>> = {};
+  const evaluated = rules.map((rule) => {
+    const seen: TRuleAggregates = { values: {}, errors: {} };
+    // a version that no longer compiles reports that error from evaluateRule
+    if (!compileErrors.has(rule.versionId)) {
+      for (const [name, spec] of Object.entries(rule.aggregates ?? {})) {
+        const result = values.get(aggregateKey(spec));
+        if (!result) seen.errors[name] = "not computed";
+        else if ("error" in result) seen.errors[name] = result.error;
+        else seen.values[name] = result.value;
+      }
+    }
+    if (Object.keys(rule.aggregates ?? {}).length) aggregatesByVersion[rule.versionId] = seen.values;
+    return evaluateRule(subject, rule, variables, seen);
+  });
+
+  const { riskLevel, recommendedAction, triggered, hits } = outcomeOf(rules, evaluated);
+  const byRef = new Map(rules.map((r) => [r.ruleRef, r]));
+  const firedActive: TFiredRule[] = hits.map((e) => ({
+    id: e.ruleId,
+    name: e.name,
+    level: e.level,
+    reason: byRef.get(e.ruleRef)?.reason ?? "",
+    recommendedAction: e.recommendedAction,
+    ruleRef: e.ruleRef,
+    versionId: e.versionId,
+    version: e.version,
+    status: e.status,
+  }));
+
+  const decision = await tx.decision.create({
+    data: {
+      clientId,
+      subjectType: subject,
+      subjectId,
+      riskLevel,
+      recommendedAction,
+      evaluated: evaluated as unknown as Prisma.InputJsonValue,
+      aggregates: aggregatesByVersion as Prisma.InputJsonValue,
+      input: { variables, timestamp } as Prisma.InputJsonValue,
+      response: { riskLevel, recommendedAction, triggered } as unknown as Prisma.InputJsonValue,
+      durationMs: performance.now() - started,
+    },
+    select: { id: true },
+  });
+  return { riskLevel, recommendedAction, triggered, firedActive, decisionId: decision.id, evaluated };
+}
