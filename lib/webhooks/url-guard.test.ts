@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { isPrivateAddress, webhookUrlProblem } from "@/lib/webhooks/url-guard";
+
+describe("isPrivateAddress", () => {
+  it.each([
+    "127.0.0.1",
+    "10.1.2.3",
+    "172.16.0.1",
+    "172.31.255.255",
+    "192.168.1.1",
+    "169.254.169.254",
+    "100.64.0.1",
+    "0.0.0.0",
+    "224.0.0.1",
+    "::1",
+    "::",
+    "fe80::1",
+    "fd00::1",
+    "::ffff:127.0.0.1",
+    "::ffff:7f00:1",
+    "64:ff9b::10.0.0.1",
+  ])("%s is private", (ip) => {
+    expect(isPrivateAddress(ip)).toBe(true);
+  });
+
+  it.each(["8.8.8.8", "172.32.0.1", "93.184.216.34", "2606:4700:4700::1111", "::ffff:8.8.8.8"])(
+    "%s is public",
+    (ip) => {
+      expect(isPrivateAddress(ip)).toBe(false);
+    },
+  );
+});
+
+describe("webhookUrlProblem", () => {
+  it("accepts public http(s) URLs", () => {
+    expect(webhookUrlProblem("https://hooks.example.com/x", false)).toBeNull();
+    expect(webhookUrlProblem("http://93.184.216.34:8080/", false)).toBeNull();
+  });
+
+  it("rejects other schemes and malformed URLs", () => {
+    expect(webhookUrlProblem("ftp://example.com/", true)).toMatch(/http/);
+    expect(webhookUrlProblem("not a url", true)).toMatch(/URL/);
+    expect(webhookUrlProblem("https://user:pw@example.com/", true)).toMatch(/Credentials/);
+  });
+
+  it("refuses loopback and private targets unless allowed", () => {
+    for (const url of [
+      "http://localhost:3000/",
+      "http://127.0.0.1/",
+      "http://[::1]/",
+      "http://10.0.0.5/",
+      "http://db.internal/",
+    ]) {
+      expect(webhookUrlProblem(url, false)).toMatch(/private/);
+      expect(webhookUrlProblem(url, true)).toBeNull();
+    }
+  });
+});
