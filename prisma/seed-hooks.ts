@@ -1,2 +1,4 @@
 // Each capability that ships demo data (rules, history) adds a function here.
-export const seedHooks: Array<(clientId: string) => Promise<void>> = [];
+import { seedDemoRules } from "@/lib/rules/demo-rules";
+
+export const seedHooks: Array<(clientId: string) => Promise<void>> = [seedDemoRules];
