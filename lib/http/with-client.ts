@@ -134,12 +134,13 @@ type TMethod = (typeof METHODS)[number];
 type THandler = (req: Request, route: TRouteContext) => Promise<Response>;
 
 function methodNotAllowed(allowed: string[]): THandler {
-  return async () =>
+  const handler: THandler = async () =>
     errorResponse(
       new ApiError(405, "METHOD_NOT_ALLOWED", `Method not allowed; use ${allowed.join(", ")}`, undefined, {
         Allow: allowed.join(", "),
       }),
     );
+  return Object.assign(handler, { methodNotAllowed: true });
 }
 
 /** Route exports with a 405 in the contract's error body for every method the route does not serve. */

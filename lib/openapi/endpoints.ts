@@ -1,5 +1,6 @@
 // The list of documented endpoints: each domain's endpoints module registers itself on import.
 import "@/lib/rules/endpoints";
 import "@/lib/webhooks/endpoints";
+import "@/lib/screening/endpoints";
 import "@/lib/users/endpoints";
 import "@/lib/comments/endpoints";

@@ -1,0 +1,68 @@
+import type { TClientContext } from "@/lib/auth/api-keys";
+import { prisma } from "@/lib/db";
+import type { TEvent } from "@/lib/events/schemas";
+import { upsertMerchant } from "@/lib/merchants/upsert-merchant";
+import { assessment, storedEntity, type TRiskAssessment } from "@/lib/screening/assessment";
+import { runRules } from "@/lib/screening/run-rules";
+import { TX_OPTIONS } from "@/lib/screening/screen-transaction";
+import { upsertUser } from "@/lib/users/upsert-user";
+import { emitWebhook } from "@/lib/webhooks/emit";
+
+/**
+ * Stores a non-monetary event (inline user/merchant upserted). With eventRules it is screened and
+ * event.screened emitted; without, it is stored with no assessment.
+ */
+export async function screenEvent({
+  client,
+  body,
+}: {
+  client: TClientContext;
+  body: TEvent;
+}): Promise<TRiskAssessment | { id: string; status: "success" }> {
+  const clientId = client.id;
+  return prisma.$transaction(async (tx) => {
+    const now = new Date();
+    if (body.user) await upsertUser(tx, { clientId, user: body.user, source: "event" });
+    if (body.merchant) await upsertMerchant(tx, { clientId, merchant: body.merchant });
+    const userId = body.userId ?? body.user?.id ?? null;
+    const merchantId = body.merchantId ?? body.merchant?.id ?? null;
+    const occurredAt = new Date(body.timestamp ?? now.getTime());
+    const record = { ...body, timestamp: occurredAt.getTime() };
+    const columns = { type: body.type, method: body.method ?? null, userId, merchantId, occurredAt, data: record as object };
+    await tx.event.upsert({
+      where: { clientId_id: { clientId, id: body.id } },
+      create: { clientId, id: body.id, ...columns },
+      update: { ...columns, riskLevel: null, recommendedAction: null, assessedAt: null, decisionId: null },
+    });
+    if (!client.features.has("eventRules")) return { id: body.id, status: "success" as const };
+
+    const [user, merchant] = await Promise.all([
+      userId ? tx.user.findUnique({ where: { clientId_id: { clientId, id: userId } } }) : null,
+      merchantId ? tx.merchant.findUnique({ where: { clientId_id: { clientId, id: merchantId } } }) : null,
+    ]);
+    const variables: Record<string, unknown> = { event: record };
+    const storedUser = storedEntity(user);
+    const storedMerchant = storedEntity(merchant);
+    if (storedUser) variables.user = storedUser;
+    if (storedMerchant) variables.merchant = storedMerchant;
+    const result = await runRules(tx, {
+      clientId,
+      subject: "event",
+      subjectId: body.id,
+      timestamp: occurredAt.getTime(),
+      variables,
+    });
+    const answer = assessment(body.id, result, now);
+    await tx.event.update({
+      where: { clientId_id: { clientId, id: body.id } },
+      data: {
+        riskLevel: answer.riskLevel,
+        recommendedAction: answer.recommendedAction,
+        assessedAt: now,
+        decisionId: result.decisionId,
+      },
+    });
+    await emitWebhook(tx, { clientId, event: "event.screened", payload: answer });
+    return answer;
+  }, TX_OPTIONS);
+}

@@ -1,0 +1,37 @@
+import type { TClientContext } from "@/lib/auth/api-keys";
+import { prisma } from "@/lib/db";
+import type { TMerchant } from "@/lib/merchants/schemas";
+import { upsertMerchant } from "@/lib/merchants/upsert-merchant";
+import { assessment, type TRiskAssessment } from "@/lib/screening/assessment";
+import { runRules } from "@/lib/screening/run-rules";
+import { TX_OPTIONS } from "@/lib/screening/screen-transaction";
+import { emitWebhook } from "@/lib/webhooks/emit";
+
+/** Merchant risk assessment: stores the merchant record (with history) and screens it. */
+export async function screenMerchant({ client, body }: { client: TClientContext; body: TMerchant }): Promise<TRiskAssessment> {
+  const clientId = client.id;
+  return prisma.$transaction(async (tx) => {
+    const now = new Date();
+    await upsertMerchant(tx, { clientId, merchant: body });
+    const stored = await tx.merchant.findUniqueOrThrow({ where: { clientId_id: { clientId, id: body.id } } });
+    const result = await runRules(tx, {
+      clientId,
+      subject: "merchant",
+      subjectId: body.id,
+      timestamp: body.timestamp,
+      variables: { merchant: { ...body, status: stored.status, createdAt: stored.createdAt.getTime() } },
+    });
+    const answer = assessment(body.id, result, now);
+    await tx.merchant.update({
+      where: { clientId_id: { clientId, id: body.id } },
+      data: {
+        riskLevel: answer.riskLevel,
+        recommendedAction: answer.recommendedAction,
+        assessedAt: now,
+        decisionId: result.decisionId,
+      },
+    });
+    await emitWebhook(tx, { clientId, event: "merchant.screened", payload: answer });
+    return answer;
+  }, TX_OPTIONS);
+}

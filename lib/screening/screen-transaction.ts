@@ -1,0 +1,153 @@
+import type { TClientContext } from "@/lib/auth/api-keys";
+import { prisma, type Tx } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { upsertMerchant } from "@/lib/merchants/upsert-merchant";
+import { assessment, bodyHash, storedEntity, type TRiskAssessment } from "@/lib/screening/assessment";
+import { openAlerts } from "@/lib/screening/open-alerts";
+import { inferInstruments } from "@/lib/screening/infer-instruments";
+import { runRules } from "@/lib/screening/run-rules";
+import type { TTransaction } from "@/lib/transactions/schemas";
+import { identifiersFromPaymentMethods, indexIdentifiers } from "@/lib/users/index-identifiers";
+import { upsertDevice } from "@/lib/users/upsert-device";
+import { upsertUser } from "@/lib/users/upsert-user";
+import { emitWebhook } from "@/lib/webhooks/emit";
+
+export type TTransactionAssessment = TRiskAssessment & { transactionId: string; status: string };
+
+export const TX_OPTIONS = { timeout: 20_000, maxWait: 10_000 } as const;
+
+function response(
+  row: { id: string; status: string },
+  result: TRiskAssessment,
+): TTransactionAssessment {
+  return { ...result, transactionId: row.id, status: row.status };
+}
+
+/** The stored assessment of a transaction, as first answered (GET and idempotent resubmission). */
+export async function storedTransactionAssessment(
+  db: Tx,
+  { clientId, id }: { clientId: string; id: string },
+): Promise<TTransactionAssessment | null> {
+  const row = await db.transaction.findUnique({ where: { clientId_id: { clientId, id } } });
+  if (!row) return null;
+  const decision = row.decisionId
+    ? await db.decision.findUnique({ where: { id: row.decisionId }, select: { response: true } })
+    : null;
+  const triggered = ((decision?.response as { triggered?: unknown[] } | null)?.triggered ?? []) as never[];
+  return response(row, assessment(row.id, { riskLevel: row.riskLevel, recommendedAction: row.recommendedAction, triggered }, row.assessedAt));
+}
+
+/**
+ * Screens a transaction: stores it (with its inline user, merchant and device), evaluates the client's
+ * transaction rules, stores the decision, opens alerts and emits webhooks, all in one database transaction.
+ * An identical resubmission returns the stored assessment; a changed one is screened again and replaces it.
+ */
+export async function screenTransaction({
+  client,
+  body,
+}: {
+  client: TClientContext;
+  body: TTransaction;
+}): Promise<TTransactionAssessment> {
+  const clientId = client.id;
+  // Hash of the validated body: fields the contract ignores do not make a request "different".
+  const hash = bodyHash(body);
+  for (let attempt = 0; ; attempt++) {
+    const existing = await prisma.transaction.findUnique({
+      where: { clientId_id: { clientId, id: body.id } },
+      select: { bodyHash: true },
+    });
+    if (existing?.bodyHash === hash) {
+      const stored = await storedTransactionAssessment(prisma, { clientId, id: body.id });
+      if (stored) return stored;
+    }
+    try {
+      return await prisma.$transaction((tx) => screenInTransaction(tx, { clientId, body, hash, replace: !!existing }), TX_OPTIONS);
+    } catch (err) {
+      // Two first submissions of the same id raced; the loser re-reads the winner's answer.
+      if (attempt < 2 && err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") continue;
+      throw err;
+    }
+  }
+}
+
+async function screenInTransaction(
+  tx: Tx,
+  { clientId, body, hash, replace }: { clientId: string; body: TTransaction; hash: string; replace: boolean },
+): Promise<TTransactionAssessment> {
+  const now = new Date();
+  const userId = body.userId ?? body.user!.id;
+  if (body.user) await upsertUser(tx, { clientId, user: body.user, source: "transaction" });
+  const merchantId = body.merchantId ?? body.merchant?.id;
+  if (body.merchant) await upsertMerchant(tx, { clientId, merchant: body.merchant });
+  const userDeviceId = body.userDeviceId ?? body.userDevice?.id ?? null;
+  if (body.userDevice) await upsertDevice(tx, { clientId, userId, device: body.userDevice });
+
+  const columns = {
+    userId,
+    merchantId: merchantId ?? null,
+    accountId: body.accountId ?? null,
+    userDeviceId,
+    cardFingerprint: body.card?.cardFingerprint ?? null,
+    status: body.status,
+    direction: body.direction ?? null,
+    paymentMethod: body.paymentMethod ?? null,
+    currencyCode: body.currencyCode,
+    amount: new Prisma.Decimal(body.amount),
+    occurredAt: new Date(body.timestamp),
+    data: body as object,
+    bodyHash: hash,
+    riskLevel: "n/a",
+    recommendedAction: "ALLOW",
+    assessedAt: now,
+    updatedAt: now,
+  };
+  if (replace) {
+    await tx.transaction.update({ where: { clientId_id: { clientId, id: body.id } }, data: { ...columns, decisionId: null } });
+  } else {
+    await tx.transaction.create({ data: { clientId, id: body.id, ...columns } });
+  }
+
+  const [user, merchant] = await Promise.all([
+    tx.user.findUnique({ where: { clientId_id: { clientId, id: userId } } }),
+    merchantId ? tx.merchant.findUnique({ where: { clientId_id: { clientId, id: merchantId } } }) : null,
+  ]);
+  const variables: Record<string, unknown> = { transaction: body };
+  const storedUser = storedEntity(user);
+  const storedMerchant = storedEntity(merchant);
+  if (storedUser) variables.user = storedUser;
+  if (storedMerchant) variables.merchant = storedMerchant;
+
+  const result = await runRules(tx, {
+    clientId,
+    subject: "transaction",
+    subjectId: body.id,
+    timestamp: body.timestamp,
+    variables,
+  });
+  const answer = assessment(body.id, result, now);
+  await tx.transaction.update({
+    where: { clientId_id: { clientId, id: body.id } },
+    data: { riskLevel: answer.riskLevel, recommendedAction: answer.recommendedAction, decisionId: result.decisionId },
+  });
+  await tx.transactionUpdate.create({
+    data: {
+      clientId,
+      transactionId: body.id,
+      status: body.status,
+      type: replace ? "resubmitted" : "submitted",
+      source: "api",
+      occurredAt: new Date(body.timestamp),
+    },
+  });
+
+  await indexIdentifiers(tx, { clientId, userId, identifiers: identifiersFromPaymentMethods(body), source: "transaction" });
+  await inferInstruments(tx, { clientId, userId, transaction: body, at: now });
+  await openAlerts(tx, { clientId, transactionId: body.id, userId, decisionId: result.decisionId, fired: result.firedActive, at: now.getTime() });
+  await emitWebhook(tx, {
+    clientId,
+    event: "transaction.screened",
+    payload: { id: answer.id, riskLevel: answer.riskLevel, recommendedAction: answer.recommendedAction, triggered: answer.triggered },
+  });
+  return response({ id: body.id, status: body.status }, answer);
+}

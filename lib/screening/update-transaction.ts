@@ -1,0 +1,128 @@
+import type { TClientContext } from "@/lib/auth/api-keys";
+import { prisma } from "@/lib/db";
+import { notFound } from "@/lib/http/errors";
+import { assessment, storedEntity } from "@/lib/screening/assessment";
+import { openAlerts } from "@/lib/screening/open-alerts";
+import { runRules } from "@/lib/screening/run-rules";
+import { TX_OPTIONS, type TTransactionAssessment } from "@/lib/screening/screen-transaction";
+import { TRANSACTION_STATUSES, type TTransactionUpdate } from "@/lib/transactions/schemas";
+import { identifiersFromPaymentMethods, indexIdentifiers } from "@/lib/users/index-identifiers";
+import { emitWebhook } from "@/lib/webhooks/emit";
+
+/**
+ * Applies a status/feedback update and partial payment-method changes to a stored transaction,
+ * keeping the history. With transactionUpdateMonitoring the updated transaction is screened again.
+ */
+export async function updateTransaction({
+  client,
+  body,
+}: {
+  client: TClientContext;
+  body: TTransactionUpdate;
+}): Promise<{ status: "Success" } | TTransactionAssessment> {
+  const clientId = client.id;
+  const monitoring = client.features.has("transactionUpdateMonitoring");
+  return prisma.$transaction(async (tx) => {
+    // Row lock: concurrent updates of one transaction apply one after the other.
+    const locked = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id FROM transactions WHERE "clientId" = ${clientId} AND id = ${body.transactionId} FOR UPDATE`;
+    if (locked.length === 0) throw notFound("/transactionId", "Transaction not found");
+    const row = await tx.transaction.findUniqueOrThrow({ where: { clientId_id: { clientId, id: body.transactionId } } });
+
+    // The deprecated feedback object fills what the top-level fields leave out.
+    const feedbackStatus = body.feedback?.status?.toUpperCase();
+    const status =
+      body.status ??
+      (feedbackStatus && (TRANSACTION_STATUSES as readonly string[]).includes(feedbackStatus) ? feedbackStatus : undefined);
+    const type = body.type ?? body.feedback?.type;
+    const description = body.description ?? body.feedback?.description;
+    const occurredAt = new Date(body.timestamp ?? body.feedback?.createdAt ?? Date.now());
+
+    const data = { ...(row.data as Record<string, unknown>) };
+    if (status) data.status = status;
+    const change = body.transaction;
+    if (change) {
+      for (const key of ["accountId", "paymentMethod", "bank", "card", "vas", "cash"] as const) {
+        if (change[key] !== undefined) data[key] = change[key];
+      }
+    }
+    const card = data.card as { cardFingerprint?: string } | undefined;
+    await tx.transaction.update({
+      where: { clientId_id: { clientId, id: row.id } },
+      data: {
+        status: status ?? row.status,
+        isFraud: body.isFraudulent ?? row.isFraud,
+        accountId: (data.accountId as string | undefined) ?? null,
+        paymentMethod: (data.paymentMethod as string | undefined) ?? null,
+        cardFingerprint: card?.cardFingerprint ?? null,
+        data: data as object,
+        updatedAt: new Date(),
+      },
+    });
+    await tx.transactionUpdate.create({
+      data: {
+        clientId,
+        transactionId: row.id,
+        status: status ?? null,
+        reason: body.reason ?? null,
+        description: description ?? null,
+        type: type ?? null,
+        isFraudulent: body.isFraudulent ?? null,
+        source: "api",
+        changes: (change ?? undefined) as object | undefined,
+        occurredAt,
+      },
+    });
+    if (change && row.userId)
+      await indexIdentifiers(tx, {
+        clientId,
+        userId: row.userId,
+        identifiers: identifiersFromPaymentMethods(change),
+        source: "transaction",
+      });
+
+    if (!monitoring) return { status: "Success" as const };
+
+    const now = new Date();
+    const [user, merchant] = await Promise.all([
+      row.userId ? tx.user.findUnique({ where: { clientId_id: { clientId, id: row.userId } } }) : null,
+      row.merchantId ? tx.merchant.findUnique({ where: { clientId_id: { clientId, id: row.merchantId } } }) : null,
+    ]);
+    const variables: Record<string, unknown> = { transaction: data };
+    const storedUser = storedEntity(user);
+    const storedMerchant = storedEntity(merchant);
+    if (storedUser) variables.user = storedUser;
+    if (storedMerchant) variables.merchant = storedMerchant;
+    const result = await runRules(tx, {
+      clientId,
+      subject: "transaction",
+      subjectId: row.id,
+      timestamp: row.occurredAt.getTime(),
+      variables,
+    });
+    const answer = assessment(row.id, result, now);
+    await tx.transaction.update({
+      where: { clientId_id: { clientId, id: row.id } },
+      data: {
+        riskLevel: answer.riskLevel,
+        recommendedAction: answer.recommendedAction,
+        decisionId: result.decisionId,
+        assessedAt: now,
+      },
+    });
+    await openAlerts(tx, {
+      clientId,
+      transactionId: row.id,
+      userId: row.userId,
+      decisionId: result.decisionId,
+      fired: result.firedActive,
+      at: now.getTime(),
+    });
+    await emitWebhook(tx, {
+      clientId,
+      event: "transaction.screened",
+      payload: { id: answer.id, riskLevel: answer.riskLevel, recommendedAction: answer.recommendedAction, triggered: answer.triggered },
+    });
+    return { ...answer, transactionId: row.id, status: status ?? row.status };
+  }, TX_OPTIONS);
+}
