@@ -1,0 +1,4 @@
+// Every Inngest function of the app: served at /api/inngest and run by the in-process driver.
+import { deliverWebhook } from "@/inngest/functions/deliver-webhook";
+
+export const functions = [deliverWebhook];

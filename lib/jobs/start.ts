@@ -1,0 +1,51 @@
+import { inngest, INNGEST_APP_ID } from "@/inngest/client";
+import { functions } from "@/inngest/index";
+import { env } from "@/lib/env";
+import { startJobDriver, type TJobDriver } from "@/lib/jobs/driver";
+import { describeFunctions } from "@/lib/jobs/function-table";
+import type { TRelayEvent } from "@/lib/jobs/relay";
+import { inngestServerConfigured, servingSigningKey } from "@/lib/jobs/signing-key";
+import { logError } from "@/lib/log";
+
+const SEND_TIMEOUT_MS = 30_000;
+
+// inngest.send() has no timeout of its own and hangs on a listener that never answers.
+async function sendWithTimeout(events: TRelayEvent[]): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`inngest.send timed out after ${SEND_TIMEOUT_MS} ms`)),
+      SEND_TIMEOUT_MS,
+    );
+  });
+  try {
+    await Promise.race([inngest.send(events), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const globalForJobs = globalThis as unknown as { jobDriver?: TJobDriver | null };
+
+/**
+ * Starts the background work of this server process once (Next.js `register()`): the outbox relay
+ * when an Inngest server is configured, the in-process driver otherwise; nothing with JOB_DRIVER=off.
+ */
+export function startBackgroundJobs(): TJobDriver | null {
+  if (globalForJobs.jobDriver !== undefined) return globalForJobs.jobDriver;
+  if (env.JOB_DRIVER === "off") return (globalForJobs.jobDriver = null);
+  const signingKey = servingSigningKey();
+  if (!signingKey) {
+    logError("background jobs not started: set NEXTAUTH_SECRET or INNGEST_SIGNING_KEY");
+    return (globalForJobs.jobDriver = null);
+  }
+  const relay = inngestServerConfigured();
+  globalForJobs.jobDriver = startJobDriver({
+    mode: relay ? "relay" : "embedded",
+    functions: describeFunctions(INNGEST_APP_ID, functions),
+    serveUrl: `http://127.0.0.1:${env.PORT}/api/inngest`,
+    signingKey,
+    send: relay ? sendWithTimeout : undefined,
+  });
+  return globalForJobs.jobDriver;
+}

@@ -1,0 +1,216 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { TJobDriver } from "@/lib/jobs/driver";
+import type { TReceiver } from "@/tests/support/webhook-receiver";
+
+// lib/env parses the environment at import: the short schedule must be in place before any import.
+vi.hoisted(() => {
+  process.env.WEBHOOK_RETRY_DELAYS_MS = "50,50,50";
+  process.env.WEBHOOK_TIMEOUT_MS = "4000";
+});
+
+const { POST: serveHandler, GET, PUT } = await import("@/app/api/inngest/route");
+const { POST: subscribe } = await import("@/app/v1/webhooks/route");
+const { INNGEST_APP_ID } = await import("@/inngest/client");
+const { functions } = await import("@/inngest/index");
+const { prisma } = await import("@/lib/db");
+const { startJobDriver } = await import("@/lib/jobs/driver");
+const { describeFunctions } = await import("@/lib/jobs/function-table");
+const { servingSigningKey } = await import("@/lib/jobs/signing-key");
+const { emitWebhookEvent } = await import("@/lib/webhooks/payloads");
+const { redeliverWebhook } = await import("@/lib/webhooks/redeliver-webhook");
+const { call, createTestClient } = await import("@/tests/factories");
+const { startRouteServer } = await import("@/tests/support/serve-server");
+const { startReceiver, waitFor } = await import("@/tests/support/webhook-receiver");
+
+const SECRET = "whsec_delivery-test-secret";
+let driver: TJobDriver;
+let serve: { url: string; close: () => Promise<void> };
+const receivers: TReceiver[] = [];
+
+beforeAll(async () => {
+  // The serve route hosted over HTTP, and the driver calling it with signed requests, as in `next start`.
+  serve = await startRouteServer({ POST: serveHandler as never, GET: GET as never, PUT: PUT as never });
+  driver = startJobDriver({
+    mode: "embedded",
+    functions: describeFunctions(INNGEST_APP_ID, functions),
+    serveUrl: serve.url,
+    signingKey: servingSigningKey()!,
+    pollMs: 50,
+    leaseMs: 5000,
+    retryBaseMs: 100,
+  });
+});
+
+afterAll(async () => {
+  await driver.stop();
+  await serve.close();
+  await Promise.all(receivers.map((r) => r.close()));
+});
+
+async function receiver(respond: TReceiver["respond"]): Promise<TReceiver> {
+  const r = await startReceiver(SECRET, respond);
+  receivers.push(r);
+  return r;
+}
+
+async function subscribed(
+  url: string,
+  events: string[] = ["alert.created"],
+  type: "consumer" | "business" = "consumer",
+) {
+  const client = await createTestClient({ type });
+  const res = await call(subscribe as never, {
+    apiKey: client.apiKey,
+    body: { url, events, secret: SECRET },
+  });
+  expect(res.status).toBe(200);
+  return { ...client, subscriptionId: res.body.subscription.id as string };
+}
+
+const alert = (transactionId: string) => ({
+  transactionId,
+  ruleId: "R-VELOCITY",
+  ruleName: "Velocity",
+  level: "high",
+  reason: "Too many payouts",
+  recommendedAction: "REVIEW",
+  alertedAt: 1_760_000_000_000,
+});
+
+async function emitAlert(clientId: string, transactionId: string) {
+  await prisma.$transaction((tx) =>
+    emitWebhookEvent(tx, { clientId, event: "alert.created", payload: alert(transactionId) }),
+  );
+  return prisma.webhookDelivery.findFirstOrThrow({
+    where: { clientId, body: { contains: `"${transactionId}"` } },
+  });
+}
+
+async function settled(deliveryId: string, status: "delivered" | "failed") {
+  return waitFor(
+    async () => {
+      const d = await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
+      return d.status === status ? d : null;
+    },
+    30_000,
+    `delivery ${deliveryId} to be ${status}`,
+  );
+}
+
+describe("webhook delivery (embedded driver)", () => {
+  it("retries 500, 500 then 200: three signed attempts with one delivery id, one accepted", async () => {
+    const r = await receiver((_id, nth) => (nth < 2 ? 500 : 200));
+    const { clientId } = await subscribed(r.url);
+    const delivery = await emitAlert(clientId, "tx-retry");
+
+    const done = await settled(delivery.id, "delivered");
+    expect(done.attempts).toBe(3);
+    expect(done.deliveredAt).not.toBeNull();
+    expect(done.lastError).toBeNull();
+    expect(done.nextAttemptAt).toBeNull();
+
+    expect(r.received).toHaveLength(3);
+    expect(r.received.every((x) => x.verified)).toBe(true);
+    expect(new Set(r.received.map((x) => x.deliveryId))).toEqual(new Set([delivery.id]));
+    expect(r.received.map((x) => x.answered)).toEqual([500, 500, 200]);
+    expect(r.received.every((x) => x.event === "alert.created" && x.contentType === "application/json")).toBe(
+      true,
+    );
+    // Same bytes every time (serialised once at emit), signed afresh per attempt.
+    expect(new Set(r.received.map((x) => x.rawBody)).size).toBe(1);
+    expect(new Set(r.received.map((x) => x.signature)).size).toBe(3);
+    expect(r.received[0]!.body).toEqual({
+      event: "alert.created",
+      payload: alert("tx-retry"),
+      timestamp: expect.any(Number),
+    });
+
+    const attempts = await prisma.webhookAttempt.findMany({
+      where: { deliveryId: delivery.id },
+      orderBy: { attempt: "asc" },
+    });
+    expect(attempts.map((a) => [a.attempt, a.responseStatus])).toEqual([
+      [1, 500],
+      [2, 500],
+      [3, 200],
+    ]);
+    expect(attempts[0]!.error).toBe("HTTP 500");
+    expect(attempts[2]!.error).toBeNull();
+    expect(attempts.every((a) => a.durationMs >= 0)).toBe(true);
+  });
+
+  it("ends failed after N + 1 attempts, every attempt recorded; an admin redelivery then succeeds", async () => {
+    let accept = false;
+    const r = await receiver(() => (accept ? 204 : 503));
+    const { clientId } = await subscribed(r.url);
+    const delivery = await emitAlert(clientId, "tx-fail");
+
+    const failed = await settled(delivery.id, "failed");
+    expect(failed.attempts).toBe(4);
+    expect(failed.lastError).toBe("HTTP 503");
+    expect(failed.nextAttemptAt).toBeNull();
+    expect(r.received).toHaveLength(4);
+    expect(await prisma.webhookAttempt.count({ where: { deliveryId: delivery.id } })).toBe(4);
+    // The run stays finished: nothing more is sent.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(r.received).toHaveLength(4);
+
+    accept = true;
+    const other = await createTestClient();
+    await expect(
+      redeliverWebhook({ clientId: other.clientId, deliveryId: delivery.id }),
+    ).rejects.toMatchObject({ status: 404 });
+    expect(await redeliverWebhook({ clientId, deliveryId: delivery.id })).toEqual({
+      id: delivery.id,
+      status: "pending",
+      requeued: true,
+    });
+    const delivered = await settled(delivery.id, "delivered");
+    expect(delivered.attempts).toBe(5);
+    expect(r.received).toHaveLength(5);
+    expect(r.received[4]!).toMatchObject({ deliveryId: delivery.id, verified: true, answered: 204 });
+    expect(await redeliverWebhook({ clientId, deliveryId: delivery.id })).toEqual({
+      id: delivery.id,
+      status: "delivered",
+      requeued: false,
+    });
+  });
+
+  it("delivers to each subscription listing the type, and to nobody else", async () => {
+    const r = await receiver(() => 200);
+    const a = await subscribed(r.url, ["alert.created", "transaction.screened"]);
+    await call(subscribe as never, {
+      apiKey: a.apiKey,
+      body: { url: r.url, events: ["alert.created"], secret: SECRET },
+    });
+    await call(subscribe as never, {
+      apiKey: a.apiKey,
+      body: { url: r.url, events: ["user.screened"], secret: SECRET },
+    });
+    const b = await subscribed(r.url, ["alert.created"]);
+
+    await prisma.$transaction((tx) =>
+      emitWebhookEvent(tx, { clientId: a.clientId, event: "alert.created", payload: alert("tx-fan") }),
+    );
+    const deliveries = await prisma.webhookDelivery.findMany({ where: { clientId: a.clientId } });
+    expect(deliveries).toHaveLength(2);
+    await Promise.all(deliveries.map((d) => settled(d.id, "delivered")));
+    expect(r.received.map((x) => x.deliveryId).sort()).toEqual(deliveries.map((d) => d.id).sort());
+    expect(await prisma.webhookDelivery.count({ where: { clientId: b.clientId } })).toBe(0);
+  });
+
+  it("keeps delivering to healthy receivers while one receiver hangs", async () => {
+    const hanging = await receiver(() => new Promise<number>(() => {}));
+    const healthy = await receiver(() => 200);
+    const slow = await subscribed(hanging.url);
+    const fast = await subscribed(healthy.url);
+    const stuck = await emitAlert(slow.clientId, "tx-hang");
+    await waitFor(() => hanging.received.length > 0, 10_000, "the hanging receiver to be called");
+
+    const ok = await emitAlert(fast.clientId, "tx-healthy");
+    await settled(ok.id, "delivered");
+    // Delivered while the hanging receiver still holds its first attempt open.
+    const still = await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: stuck.id } });
+    expect(still).toMatchObject({ status: "pending", attempts: 0 });
+  });
+});
