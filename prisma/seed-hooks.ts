@@ -1,4 +1,5 @@
 // Each capability that ships demo data (rules, history) adds a function here.
 import { seedDemoRules } from "@/lib/rules/demo-rules";
+import { seedDemoUsers } from "@/lib/users/demo-users";
 
-export const seedHooks: Array<(clientId: string) => Promise<void>> = [seedDemoRules];
+export const seedHooks: Array<(clientId: string) => Promise<void>> = [seedDemoRules, seedDemoUsers];

@@ -417,3 +417,18 @@ describe("OpenAPI", () => {
     }
   });
 });
+
+describe("demo data", () => {
+  it("seeds users, a blocked user with history, comments and merchants", async () => {
+    const { seedDemoUsers } = await import("@/lib/users/demo-users");
+    const demo = await createTestClient({ name: "Demo" });
+    await seedDemoUsers(demo.clientId);
+    expect(await prisma.user.count({ where: { clientId: demo.clientId } })).toBe(3);
+    const blocked = await prisma.user.findMany({ where: { clientId: demo.clientId, status: "blocked" } });
+    expect(blocked.map((u) => u.id)).toEqual(["demo-user-3"]);
+    expect(await prisma.comment.count({ where: { clientId: demo.clientId } })).toBe(2);
+    expect(
+      await prisma.merchant.count({ where: { clientId: demo.clientId, organizationId: "demo-org-1" } }),
+    ).toBe(2);
+  });
+});
