@@ -59,6 +59,19 @@ function textExpr(over: TAggregateOver, alias: string, path: string, params: TSq
   return `(${alias}."data" #>> ${params.add(segments(path), "text[]")})`;
 }
 
+const SAFE_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+/**
+ * Like textExpr, but a JSON path is written as a literal so that an expression index such as
+ * (clientId, (data #>> '{crypto,address}'), occurredAt) can serve the group lookup. Safe: the
+ * path is an identifier chain (checked at import and again here), never a value.
+ */
+function groupExpr(over: TAggregateOver, alias: string, path: string, params: TSqlParams): string {
+  if (ROW_COLUMNS[over][path]) return textExpr(over, alias, path, params);
+  if (!SAFE_PATH.test(path)) throw new Error(`Invalid groupBy path '${path}'`);
+  return `(${alias}."data" #>> '{${segments(path).join(",")}}')`;
+}
+
 function numericExpr(over: TAggregateOver, alias: string, path: string, params: TSqlParams): string {
   const col = ROW_COLUMNS[over][path];
   if (col?.kind === "numeric") return `${alias}.${col.sql}`;
@@ -76,7 +89,7 @@ function groupValueExpr(
   params: TSqlParams,
 ): string {
   if (subject === "transaction" || subject === "event") {
-    return `(SELECT ${textExpr(subject, "s", path, params)} FROM s)`;
+    return `(SELECT ${groupExpr(subject, "s", path, params)} FROM s)`;
   }
   let value: unknown;
   const record = variables[subject];
@@ -198,7 +211,7 @@ export async function computeAggregates(
     const groupValue = groupValueExpr(subject, subjectId, spec.groupBy, variables, params);
     const base =
       `FROM ${TABLES[spec.over]} t WHERE t."clientId" = $1 ` +
-      `AND ${textExpr(spec.over, "t", spec.groupBy, params)} = ${groupValue} ` +
+      `AND ${groupExpr(spec.over, "t", spec.groupBy, params)} = ${groupValue} ` +
       `AND t."occurredAt" > ${from} AND t."occurredAt" <= $3::timestamptz`;
     const where = request.where ? translateWhere(request.where.ast, spec.over, "t", params) : "TRUE";
     if (where !== null) {
