@@ -122,7 +122,8 @@ export async function runRules(
       recommendedAction,
       evaluated: evaluated as unknown as Prisma.InputJsonValue,
       aggregates: aggregatesByVersion as Prisma.InputJsonValue,
-      input: { variables, timestamp } as Prisma.InputJsonValue,
+      // everything CEL saw: replay needs nothing else
+      input: { variables, aggregates: aggregatesByVersion, timestamp } as Prisma.InputJsonValue,
       response: { riskLevel, recommendedAction, triggered } as unknown as Prisma.InputJsonValue,
       durationMs: performance.now() - started,
     },
