@@ -8,6 +8,8 @@ function typeName(expected: string): string {
 }
 
 export function issueMessage(issue: TIssue): string | undefined {
+  // A missing field reads "Required" whatever its type (decisions §9).
+  if (issue.input === undefined && issue.code !== "custom" && issue.code !== "invalid_union") return "Required";
   switch (issue.code) {
     case "invalid_type":
       if (issue.input === undefined) return "Required";

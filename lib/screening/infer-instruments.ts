@@ -35,7 +35,7 @@ export async function inferInstruments(
       userId,
       status: "linked",
       method: c.method,
-      data: { id: c.id, userId, method: c.method, [c.method]: c.data },
+      data: { id: c.id, userId, method: c.method, [c.method]: c.data } as object,
       inferred: true,
       riskLevel: "n/a",
       recommendedAction: "ALLOW",
