@@ -1,3 +1,4 @@
+import { RECOMMENDED_ACTIONS } from "@/lib/clients/schemas";
 import { validateRuleExpressions } from "@/lib/rules/cel";
 import { ZRuleDefinition, type TRuleDefinition } from "@/lib/rules/schemas";
 
@@ -33,6 +34,8 @@ export function validateRuleDefinition(
     };
   }
   const definition = parsed.data;
+  // a client always has at least one action; an empty list is read as the default (all of them)
+  if (enabledActions.length === 0) enabledActions = RECOMMENDED_ACTIONS;
   const errors = validateRuleExpressions(definition);
   if (!enabledActions.includes(definition.recommendedAction)) {
     errors.push(
