@@ -1,0 +1,133 @@
+import { Inngest, NonRetriableError } from "inngest";
+import { serve } from "inngest/next";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { prisma } from "@/lib/db";
+import { startJobDriver, type TJobDriver } from "@/lib/jobs/driver";
+import { describeFunctions } from "@/lib/jobs/function-table";
+import { enqueue } from "@/lib/outbox/enqueue";
+import { startRouteServer } from "@/tests/support/serve-server";
+import { waitFor } from "@/tests/support/webhook-receiver";
+
+// The driver's side of the protocol with functions written for the purpose: step retries,
+// memoization across retries, final failure, non-retriable errors, durable sleep.
+const SIGNING_KEY = "signkey-test-0123456789abcdef0123456789abcdef";
+const client = new Inngest({ id: "driver-test", signingKey: SIGNING_KEY, isDev: false });
+const calls: Record<string, number> = {};
+const count = (name: string) => (calls[name] = (calls[name] ?? 0) + 1);
+
+const flaky = client.createFunction(
+  { id: "flaky", retries: 3, triggers: [{ event: "test/flaky" }] },
+  async ({ step }) => {
+    const first = await step.run("side-effect", () => count("side-effect"));
+    const second = await step.run("flaky", () => {
+      if (count("flaky") < 3) throw new Error("not yet");
+      return "third time lucky";
+    });
+    return { first, second };
+  },
+);
+
+const broken = client.createFunction(
+  { id: "broken", retries: 1, triggers: [{ event: "test/broken" }] },
+  async () => {
+    count("broken");
+    throw new Error("always broken");
+  },
+);
+
+const fatal = client.createFunction(
+  { id: "fatal", retries: 5, triggers: [{ event: "test/fatal" }] },
+  async () => {
+    count("fatal");
+    throw new NonRetriableError("give up now");
+  },
+);
+
+const sleeper = client.createFunction(
+  { id: "sleeper", triggers: [{ event: "test/sleeper" }] },
+  async ({ step, event }) => {
+    const before = await step.run("before", () => Date.now());
+    await step.sleep("nap", "1s");
+    const after = await step.run("after", () => Date.now());
+    return { slept: after - before, data: event.data as unknown };
+  },
+);
+
+const fns = [flaky, broken, fatal, sleeper];
+let driver: TJobDriver;
+let server: { url: string; close: () => Promise<void> };
+
+beforeAll(async () => {
+  const handler = serve({ client, functions: fns });
+  server = await startRouteServer({ POST: handler.POST as never });
+  driver = startJobDriver({
+    mode: "embedded",
+    functions: describeFunctions("driver-test", fns),
+    serveUrl: server.url,
+    signingKey: SIGNING_KEY,
+    pollMs: 50,
+    leaseMs: 5000,
+    retryBaseMs: 50,
+  });
+});
+
+afterAll(async () => {
+  await driver.stop();
+  await server.close();
+});
+
+async function trigger(name: string, data: Record<string, unknown> = {}) {
+  const eventId = await prisma.$transaction((tx) => enqueue(tx, { name, data }));
+  return waitFor(
+    async () => {
+      const run = await prisma.jobRun.findFirst({ where: { eventId } });
+      return run && (run.status === "completed" || run.status === "failed") ? run : null;
+    },
+    30_000,
+    `the run of ${name}`,
+  );
+}
+
+describe("in-process job driver", () => {
+  it("retries a failing step, keeping the steps before it memoized", async () => {
+    const run = await trigger("test/flaky");
+    expect(run.status).toBe("completed");
+    expect(run.output).toEqual({ first: 1, second: "third time lucky" });
+    expect(calls["side-effect"]).toBe(1);
+    expect(calls.flaky).toBe(3);
+    expect(run.functionId).toBe("driver-test-flaky");
+  });
+
+  it("marks a run failed once its attempts are used up", async () => {
+    const run = await trigger("test/broken");
+    expect(run.status).toBe("failed");
+    expect(calls.broken).toBe(2);
+    expect(run.lastError).toContain("always broken");
+  });
+
+  it("does not retry a non-retriable error", async () => {
+    const run = await trigger("test/fatal");
+    expect(run.status).toBe("failed");
+    expect(calls.fatal).toBe(1);
+    expect(run.lastError).toContain("give up now");
+  });
+
+  it("sleeps durably between steps", async () => {
+    const run = await trigger("test/sleeper", { n: 7 });
+    expect(run.status).toBe("completed");
+    const output = run.output as { slept: number; data: unknown };
+    expect(output.data).toEqual({ n: 7 });
+    expect(output.slept).toBeGreaterThanOrEqual(1000);
+    expect(Object.keys(run.steps as object)).toHaveLength(3);
+  });
+
+  it("dispatches an event once per triggered function and ignores events nobody listens to", async () => {
+    const eventId = await prisma.$transaction((tx) => enqueue(tx, { name: "test/nobody", data: {} }));
+    await waitFor(
+      async () => (await prisma.outboxEvent.findUniqueOrThrow({ where: { id: eventId } })).dispatchedAt,
+      10_000,
+      "dispatch",
+    );
+    expect(await prisma.jobRun.count({ where: { eventId } })).toBe(0);
+  });
+});
