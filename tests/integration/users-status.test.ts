@@ -130,6 +130,22 @@ describe("PUT /v1/users/{userId}/block and /unblock", () => {
     const res = await call(putBlock, { apiKey, method: "PUT", params: { userId: "u-nobody" } });
     expect(res.status).toBe(200);
     expect(res.body.status).toBe("blocked");
+    // An empty stream without Content-Length, as Next hands over a body-less PUT.
+    const empty = await call(putUnblock, {
+      apiKey,
+      method: "PUT",
+      params: { userId: "u-nobody" },
+      rawBody: "",
+    });
+    expect(empty.status).toBe(200);
+    expect(empty.body.status).toBe("active");
+    const blank = await call(putBlock, {
+      apiKey,
+      method: "PUT",
+      params: { userId: "u-nobody" },
+      rawBody: " \n",
+    });
+    expect(blank.body.status).toBe("blocked");
   });
 
   it("validates the body", async () => {
