@@ -1,5 +1,5 @@
 // Starts the service: embedded database when DATABASE_URL is unset, migrations, demo data (dev), then Next.js.
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -15,6 +15,14 @@ function localSecrets(): { NEXTAUTH_SECRET: string; WEBHOOK_SECRET_KEY: string }
   };
   writeFileSync(file, JSON.stringify(secrets), { mode: 0o600 });
   return secrets;
+}
+
+function run(command: string, args: string[]): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: "inherit", env: process.env });
+    child.on("exit", (code) => resolve(code ?? 1));
+    child.on("error", () => resolve(1));
+  });
 }
 
 export async function launch(mode: "dev" | "start"): Promise<void> {
@@ -39,10 +47,11 @@ export async function launch(mode: "dev" | "start"): Promise<void> {
   process.env.NEXTAUTH_URL ??= `http://localhost:${port}`;
 
   if (embedded || mode === "dev") {
-    const migrate = spawnSync("npx", ["prisma", "migrate", "deploy"], { stdio: "inherit", env: process.env });
-    if (migrate.status !== 0) {
+    // Asynchronous: the embedded database answers from this process's event loop.
+    const status = await run("npx", ["prisma", "migrate", "deploy"]);
+    if (status !== 0) {
       await embedded?.stop();
-      process.exit(migrate.status ?? 1);
+      process.exit(status);
     }
   }
   if (mode === "dev") {
