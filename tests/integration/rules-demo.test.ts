@@ -120,4 +120,32 @@ describe("demo rules", () => {
     );
     expect(fresh).toMatchObject({ riskLevel: "high", recommendedAction: "STEP_UP_KYC" });
   });
+
+  it("fire the failed-login event rule on the fifth failure in 10 minutes", async () => {
+    const { clientId } = await createTestClient();
+    await seedDemoRules(clientId);
+    const login = async (id: string, type: string, at: number, userId = "u1") => {
+      const event = { id, type, userId, timestamp: at };
+      await prisma.event.create({
+        data: { clientId, id, type, userId, occurredAt: new Date(at), data: event },
+      });
+      return prisma.$transaction((tx) =>
+        runRules(tx, {
+          clientId,
+          subject: "event",
+          subjectId: id,
+          timestamp: at,
+          variables: { event, user: oldUser },
+        }),
+      );
+    };
+    await login("other", "login_failed", NOW, "u2");
+    await login("ok", "login_succeeded", NOW);
+    await login("old", "login_failed", NOW - 11 * 60_000);
+    for (let i = 1; i <= 4; i++)
+      expect((await login(`f${i}`, "login_failed", NOW + i * 1000)).riskLevel).toBe("low");
+    const fifth = await login("f5", "login_failed", NOW + 5000);
+    expect(fifth).toMatchObject({ riskLevel: "high", recommendedAction: "STEP_UP_AUTH" });
+    expect(fifth.triggered.map((t) => t.id)).toEqual(["EVENT-FAILED-LOGINS"]);
+  });
 });
