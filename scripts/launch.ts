@@ -48,7 +48,7 @@ export async function launch(mode: "dev" | "start"): Promise<void> {
 
   if (embedded || mode === "dev") {
     // Asynchronous: the embedded database answers from this process's event loop.
-    const status = await run("npx", ["prisma", "migrate", "deploy"]);
+    const status = await run(process.execPath, [path.resolve("node_modules/prisma/build/index.js"), "migrate", "deploy"]);
     if (status !== 0) {
       await embedded?.stop();
       process.exit(status);
@@ -61,7 +61,9 @@ export async function launch(mode: "dev" | "start"): Promise<void> {
     await prisma.$disconnect();
   }
 
-  const child = spawn("npx", ["next", mode, "-p", port], { stdio: "inherit", env: process.env });
+  // Next's own entry point, not npx, so that signals reach the server itself.
+  const nextBin = path.resolve("node_modules/next/dist/bin/next");
+  const child = spawn(process.execPath, [nextBin, mode, "-p", port], { stdio: "inherit", env: process.env });
   const shutdown = (signal: NodeJS.Signals) => {
     child.kill(signal);
   };
