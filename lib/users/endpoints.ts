@@ -19,7 +19,8 @@ import {
 } from "@/lib/users/schemas";
 
 const tag = "Users";
-const userNotFound = "Unknown user (NOT_FOUND, `/userId: User not found`); another client's user ids answer the same";
+const userNotFound =
+  "Unknown user (NOT_FOUND, `/userId: User not found`); another client's user ids answer the same";
 
 registerEndpoint({
   method: "post",
@@ -68,7 +69,8 @@ registerEndpoint({
   path: "/v1/users/{userId}",
   tag,
   summary: "Read a user",
-  description: "`status` is lowercase (active, inactive, blocked); `reason` is the reason of the latest status change, or null.",
+  description:
+    "`status` is lowercase (active, inactive, blocked); `reason` is the reason of the latest status change, or null.",
   response: ZUserResponse,
   errors: { 404: userNotFound },
 });
@@ -79,7 +81,9 @@ registerEndpoint({
   tag,
   summary: "Read the user of a transaction",
   response: ZUserResponse,
-  errors: { 404: "Unknown transaction (`/transactionId: Transaction not found`) or its user is not stored (`/userId: User not found`)" },
+  errors: {
+    404: "Unknown transaction (`/transactionId: Transaction not found`) or its user is not stored (`/userId: User not found`)",
+  },
 });
 
 const statusChange =
@@ -112,9 +116,10 @@ registerEndpoint({
   method: "put",
   path: "/v1/users/{userId}/status",
   tag,
-  summary: "Set a user active or inactive",
+  summary: "Set a user active or inactive (or blocked)",
   description:
     `${statusChange} \`initiatedBy\` is recorded as the reviewer and \`reason\` as the reason code; closureType and completedAt are kept in the history. ` +
+    "`status` is case-insensitive; `blocked` is also accepted and behaves as PUT /v1/users/{userId}/block. " +
     "A blocked user set active or inactive emits user.status.unblock. Without `status` nothing changes and the current state is returned.",
   body: ZUpdateUserStatus,
   response: ZUserStatusResponse,
@@ -140,7 +145,7 @@ registerEndpoint({
   summary: "Set the status of a transaction's parties",
   description:
     "`parties`: user (the sender, default), recipient (`recipient.id` or every `recipients[].id` of the stored transaction) or both. " +
-    "`status` defaults to blocked. Parties without a stored user are skipped; `users` lists the ones updated with their resulting status. " +
+    "`status` defaults to blocked. A party known only by id (never sent to POST /v1/user) gets a user record so the status holds; `users` lists every party with its resulting status. " +
     "Block and unblock webhooks as for PUT /v1/users/{userId}/block.",
   body: ZTransactionPartiesStatus,
   response: ZTransactionPartiesStatusResponse,
@@ -156,7 +161,8 @@ registerEndpoint({
     "Matches phone and email of the user profile; ipAddress and deviceFingerprint of the user's devices; bankAccountNumber (bank.accountNumber or bank.ibanFull), " +
     "cryptoAddress, walletTaxNumberId, walletPhone and cardFingerprint (card.cardFingerprint on transactions, card.fingerprint on instruments) of the user's " +
     "transactions and payment instruments. Emails match case-insensitively; phones and account numbers ignore spaces and dashes. " +
-    "`status` (UserStatus, case-insensitive) defaults to blocked. `matchedUsers` counts the users matched, including those already in that status.",
+    "`status` (UserStatus, case-insensitive) defaults to blocked. `matchedUsers` counts the users matched, including those already in that status; " +
+    "a user known only from transactions or instruments gets a user record so the status holds.",
   body: ZAttributeStatus,
   response: ZAttributeStatusResponse,
 });

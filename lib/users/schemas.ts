@@ -238,7 +238,8 @@ export const STATUS_REASONS = [
 ] as const;
 
 export const ZUpdateUserStatus = z.object({
-  status: caseInsensitiveEnum(["active", "inactive"], "lower").optional(),
+  // The contract lists active and inactive; blocked is accepted too, as the same operation as /block.
+  status: ZStoredUserStatus.optional(),
   completedAt: z.number().optional(),
   closureType: caseInsensitiveEnum(CLOSURE_TYPES, "lower").optional(),
   comment: z.string().optional(),

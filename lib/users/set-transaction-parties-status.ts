@@ -1,5 +1,6 @@
 import { prisma } from "@/lib/db";
 import { notFound } from "@/lib/http/errors";
+import { ensureUser } from "@/lib/users/ensure-user";
 import type { TStoredUserStatus, TTransactionPartiesStatus } from "@/lib/users/schemas";
 import { setUserStatus } from "@/lib/users/set-user-status";
 import { transactionRecipientIds, transactionUserId } from "@/lib/users/transaction-parties";
@@ -7,7 +8,8 @@ import { transactionRecipientIds, transactionUserId } from "@/lib/users/transact
 /**
  * PUT /v1/users/transactions/{transactionId}/status: sets the status of the transaction's sender
  * (`user`), its recipients (`recipient.id` / `recipients[].id`) or both. Without `status` the parties
- * are blocked, which is what this endpoint is for. Party ids with no stored user are skipped.
+ * are blocked, which is what this endpoint is for. A party known only by id gets a user record,
+ * so the status holds when the user is sent later.
  */
 export async function setTransactionPartiesStatus({
   clientId,
@@ -20,7 +22,7 @@ export async function setTransactionPartiesStatus({
 }): Promise<{ transactionId: string; users: { id: string; status: TStoredUserStatus }[] }> {
   const transaction = await prisma.transaction.findUnique({
     where: { clientId_id: { clientId, id: transactionId } },
-    select: { userId: true, data: true },
+    select: { userId: true, data: true, occurredAt: true },
   });
   if (!transaction) throw notFound("/transactionId", "Transaction not found");
 
@@ -36,6 +38,7 @@ export async function setTransactionPartiesStatus({
       const out: { id: string; status: TStoredUserStatus }[] = [];
       // Sorted, so two requests locking overlapping users cannot deadlock.
       for (const userId of [...ids].sort()) {
+        await ensureUser(tx, { clientId, userId, createdAt: transaction.occurredAt, source: "transaction" });
         const result = await setUserStatus(tx, {
           clientId,
           userId,

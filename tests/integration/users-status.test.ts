@@ -199,9 +199,10 @@ describe("PUT /v1/users/{userId}/status", () => {
     expect(none.body).toMatchObject({ status: "inactive", changed: false });
   });
 
-  it("unblocking through /status emits user.status.unblock", async () => {
+  it("blocking and unblocking through /status emit the block and unblock webhooks", async () => {
     await createUser("u-status-unblock");
-    await put(putBlock, "u-status-unblock", {});
+    const blocked = await put(putStatus, "u-status-unblock", { status: "BLOCKED", comment: "via status" });
+    expect(blocked.body).toMatchObject({ status: "blocked", changed: true });
     await put(putStatus, "u-status-unblock", { status: "active" });
     expect((await deliveries("u-status-unblock")).map((d) => d.event)).toEqual([
       "user.status.block",
@@ -269,6 +270,7 @@ describe("PUT /v1/users/transactions/{transactionId}/status", () => {
       users: [
         { id: "tp-r1", status: "inactive" },
         { id: "tp-r2", status: "inactive" },
+        { id: "tp-unknown", status: "inactive" },
       ],
     });
     const single = await putTx("tp-one", { parties: "recipient", status: "blocked" });
@@ -281,7 +283,13 @@ describe("PUT /v1/users/transactions/{transactionId}/status", () => {
       { id: "tp-r1", status: "active" },
       { id: "tp-r2", status: "active" },
       { id: "tp-sender", status: "active" },
+      { id: "tp-unknown", status: "active" },
     ]);
+    // A recipient known only from the transaction now has a record holding the status.
+    const stub = await prisma.user.findUniqueOrThrow({
+      where: { clientId_id: { clientId, id: "tp-unknown" } },
+    });
+    expect(stub.status).toBe("active");
     expect((await deliveries("tp-sender")).map((d) => d.event)).toEqual([
       "user.status.block",
       "user.status.unblock",
@@ -436,6 +444,33 @@ describe("PUT /v1/users/attributes/status", () => {
     expect(other.status).toBe("active");
     const res = await putAttr({ attribute: "phone", value: "+254700000001" }, otherKey);
     expect(res.body.matchedUsers).toBe(1);
+  });
+
+  it("blocks a user known only from a transaction, giving them a record", async () => {
+    await prisma.$transaction((tx) =>
+      indexIdentifiers(tx, {
+        clientId,
+        userId: "at-ghost",
+        source: "transaction",
+        identifiers: identifiersFromPaymentMethods({ crypto: { address: "bc1qghost" } }),
+      }),
+    );
+    const res = await putAttr({
+      attribute: "cryptoAddress",
+      value: "bc1qghost",
+      comment: "sanctioned wallet",
+    });
+    expect(res.body).toEqual({ status: "success", matchedUsers: 1 });
+    const ghost = await prisma.user.findUniqueOrThrow({
+      where: { clientId_id: { clientId, id: "at-ghost" } },
+    });
+    expect(ghost.status).toBe("blocked");
+    expect((await deliveries("at-ghost")).map((d) => d.event)).toEqual(["user.status.block"]);
+    // Sending the user later keeps the block.
+    await createUser("at-ghost", { firstName: "Late" });
+    expect(
+      (await prisma.user.findUniqueOrThrow({ where: { clientId_id: { clientId, id: "at-ghost" } } })).status,
+    ).toBe("blocked");
   });
 
   it("validates attribute, value and status", async () => {
