@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { adminQuery, databaseUrl, TEMPLATE_DB } from "./pg-admin";
+import { adminQuery, databaseUrl } from "./pg-admin";
 
 // One migrated template database per run; every test file gets a fresh copy of it.
 export default async function setup(): Promise<() => Promise<void>> {
+  const TEMPLATE_DB = (process.env.TEST_TEMPLATE_DB ??= `rss_tmpl_${process.pid}_${Date.now().toString(36)}`);
   await adminQuery(`DROP DATABASE IF EXISTS "${TEMPLATE_DB}" WITH (FORCE)`);
   await adminQuery(`CREATE DATABASE "${TEMPLATE_DB}"`);
   execFileSync("npx", ["prisma", "migrate", "deploy"], {

@@ -2,7 +2,10 @@ import pg from "pg";
 
 // Administrative connection to the test PostgreSQL server (creates and drops test databases).
 export const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-export const TEMPLATE_DB = process.env.TEST_TEMPLATE_DB ?? "rss_test_template";
+// Unique per run (set by the global set-up, inherited by the workers), so parallel runs never share it.
+export function templateDb(): string {
+  return process.env.TEST_TEMPLATE_DB ?? "rss_test_template";
+}
 
 export function databaseUrl(name: string): string {
   const url = new URL(ADMIN_URL);

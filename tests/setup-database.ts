@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { afterAll } from "vitest";
-import { adminQuery, databaseUrl, TEMPLATE_DB } from "./pg-admin";
+import { adminQuery, databaseUrl, templateDb } from "./pg-admin";
 
 // A fresh database per test file, copied from the migrated template.
 const name = `rss_t_${randomBytes(6).toString("hex")}`;
-await adminQuery(`CREATE DATABASE "${name}" TEMPLATE "${TEMPLATE_DB}"`);
+await adminQuery(`CREATE DATABASE "${name}" TEMPLATE "${templateDb()}"`);
 process.env.DATABASE_URL = databaseUrl(name);
 process.env.NEXTAUTH_SECRET ??= "test-nextauth-secret-0123456789";
 process.env.WEBHOOK_SECRET_KEY ??= "test-webhook-secret-key-0123456789";

@@ -2,6 +2,7 @@ import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { verifyDashboardPassword, type TDashboardRole } from "@/lib/dashboard-users/create-dashboard-user";
 
+/* eslint-disable @typescript-eslint/consistent-type-definitions -- module augmentation needs interfaces */
 declare module "next-auth" {
   interface Session {
     user: { id: string; clientId: string; email: string; name: string | null; role: TDashboardRole };
