@@ -142,6 +142,16 @@ async function screenInTransaction(
   });
 
   await indexIdentifiers(tx, { clientId, userId, identifiers: identifiersFromPaymentMethods(body), source: "transaction" });
+  // Recipients are users of the client too: their payment methods are theirs for attribute blocking.
+  for (const recipient of body.recipients ?? (body.recipient ? [body.recipient] : [])) {
+    if (recipient.id)
+      await indexIdentifiers(tx, {
+        clientId,
+        userId: recipient.id,
+        identifiers: identifiersFromPaymentMethods(recipient),
+        source: "transaction-recipient",
+      });
+  }
   await inferInstruments(tx, { clientId, userId, transaction: body, at: now });
   await openAlerts(tx, { clientId, transactionId: body.id, userId, decisionId: result.decisionId, fired: result.firedActive, at: now.getTime() });
   await emitWebhook(tx, {

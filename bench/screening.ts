@@ -1,0 +1,263 @@
+// npm run bench: screening throughput and latency against `next start` on PostgreSQL with 1,000,000 historical
+// transactions and 30 active rules (8 with aggregates), plus a pgbench ceiling (insert + indexed aggregate + commit).
+// Environment: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/rss_bench), BENCH_ROWS (1000000),
+// BENCH_DURATION seconds per level (15), BENCH_CONNECTIONS (1,8,32,64), BENCH_PORT (3200), BENCH_SKIP_LOAD=1.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import autocannon from "autocannon";
+import pg from "pg";
+
+const DB_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/rss_bench";
+const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const DURATION = Number(process.env.BENCH_DURATION ?? 15);
+const LEVELS = (process.env.BENCH_CONNECTIONS ?? "1,8,32,64").split(",").map(Number);
+const PORT = Number(process.env.BENCH_PORT ?? 3200);
+const USERS = 50_000;
+const STATE = path.resolve(".data/bench-state.json");
+
+type TLevel = { connections: number; rps: number; p50: number; p95: number; p99: number; errors: number; non2xx: number; rssMb: number };
+
+function log(msg: string) {
+  console.log(`[bench] ${msg}`);
+}
+
+async function sql(url: string, text: string): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+function adminUrl(): string {
+  const u = new URL(DB_URL);
+  u.pathname = "/postgres";
+  return u.toString();
+}
+
+async function prepareDatabase(): Promise<{ clientId: string; apiKey: string }> {
+  const name = new URL(DB_URL).pathname.slice(1);
+  if (process.env.BENCH_SKIP_LOAD === "1" && existsSync(STATE)) {
+    log("reusing loaded database");
+    return JSON.parse(readFileSync(STATE, "utf8")) as { clientId: string; apiKey: string };
+  }
+  await sql(adminUrl(), `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await sql(adminUrl(), `CREATE DATABASE "${name}"`);
+  const migrate = spawnSync(process.execPath, ["node_modules/prisma/build/index.js", "migrate", "deploy"], {
+    env: { ...process.env, DATABASE_URL: DB_URL },
+    stdio: "pipe",
+  });
+  if (migrate.status !== 0) throw new Error(`migrate failed: ${migrate.stderr.toString()}`);
+
+  process.env.DATABASE_URL = DB_URL;
+  const { createClient } = await import("@/lib/clients/create-client");
+  const { importRules } = await import("@/lib/rules/import-rules");
+  const { DEMO_RULES } = await import("@/lib/rules/demo-rules");
+  const { prisma } = await import("@/lib/db");
+  const { clientId, apiKey } = await createClient({ name: "Bench", type: "consumer", features: [] });
+
+  const rules: Record<string, unknown>[] = DEMO_RULES.filter((r) => r.subject === "transaction").map((r) => ({ ...r, status: "active" }));
+  const withAggregates = () => rules.filter((r) => r.aggregates && Object.keys(r.aggregates as object).length > 0).length;
+  let n = 0;
+  while (withAggregates() < 8) {
+    n++;
+    rules.push({
+      id: `BENCH-AGG-${n}`,
+      name: `Merchant volume ${n}`,
+      subject: "transaction",
+      status: "active",
+      riskLevel: "medium",
+      recommendedAction: "REVIEW",
+      reason: "High merchant volume",
+      condition: `aggregates.merchantVolume > ${1_000_000 * n}`,
+      aggregates: { merchantVolume: { function: "sum", over: "transaction", groupBy: "merchantId", window: "7d", field: "amount" } },
+    });
+  }
+  while (rules.length < 30) {
+    n++;
+    rules.push({
+      id: `BENCH-SIMPLE-${n}`,
+      name: `Simple check ${n}`,
+      subject: "transaction",
+      status: "active",
+      riskLevel: "low",
+      recommendedAction: "FLAG_FOR_MONITORING",
+      reason: "Threshold",
+      condition: `transaction.amount > ${20_000 + n * 1000} && transaction.currencyCode == 'USD'`,
+    });
+  }
+  await importRules({ clientId, rules: rules.slice(0, 30) });
+  log(`client ${clientId}: ${Math.min(rules.length, 30)} active rules, ${withAggregates()} with aggregates`);
+
+  log(`loading ${ROWS.toLocaleString()} historical transactions…`);
+  const t0 = Date.now();
+  const batch = 200_000;
+  for (let start = 0; start < ROWS; start += batch) {
+    const end = Math.min(ROWS, start + batch) - 1;
+    await prisma.$executeRawUnsafe(`
+      INSERT INTO transactions ("clientId", id, "userId", "merchantId", "accountId", "userDeviceId", "cardFingerprint",
+        status, direction, "paymentMethod", "currencyCode", amount, "occurredAt", data, "bodyHash", "riskLevel",
+        "recommendedAction", "assessedAt")
+      SELECT '${clientId}', 'hist-' || g, 'u' || (g % ${USERS}), 'm' || (g % 500), 'a' || (g % ${USERS}), 'd' || (g % 60000),
+        'fp' || (g % 70000), 'APPROVED', CASE WHEN g % 4 = 0 THEN 'payout' ELSE 'payin' END, 'card', 'USD',
+        round((random() * 2000)::numeric, 2), now() - (random() * interval '30 days'),
+        jsonb_build_object('id', 'hist-' || g, 'userId', 'u' || (g % ${USERS}), 'status', 'APPROVED', 'currencyCode', 'USD',
+          'direction', CASE WHEN g % 4 = 0 THEN 'payout' ELSE 'payin' END, 'paymentMethod', 'card',
+          'card', jsonb_build_object('cardFingerprint', 'fp' || (g % 70000), 'bin', '411111', 'binCountry', 'US')),
+        md5(g::text), 'low', 'ALLOW', now()
+      FROM generate_series(${start}, ${end}) g`);
+    log(`  ${end + 1} rows (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  }
+  await prisma.$executeRawUnsafe("ANALYZE");
+  await prisma.$disconnect();
+  mkdirSync(path.dirname(STATE), { recursive: true });
+  writeFileSync(STATE, JSON.stringify({ clientId, apiKey }));
+  return { clientId, apiKey };
+}
+
+async function startServer(): Promise<ChildProcess> {
+  if (!existsSync(".next/BUILD_ID")) {
+    log("building (next build)…");
+    const build = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit" });
+    if (build.status !== 0) throw new Error("next build failed");
+  }
+  const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(PORT)], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      DATABASE_URL: DB_URL,
+      DATABASE_POOL_SIZE: "20",
+      NEXTAUTH_SECRET: "bench-secret-0123456789abcdef",
+      WEBHOOK_SECRET_KEY: "bench-webhook-key-0123456789",
+      RATE_LIMIT_PER_SECOND: "1000000",
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (let i = 0; i < 120; i++) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${PORT}/v1/openapi.json`);
+      if (res.ok) return server;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  server.kill("SIGKILL");
+  throw new Error("server did not start");
+}
+
+function rssMb(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+  } catch {
+    return 0;
+  }
+}
+
+async function drive(apiKey: string, connections: number, serverPid: number | undefined): Promise<TLevel> {
+  let seq = 0;
+  const run = Date.now().toString(36);
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(serverPid))), 500);
+  const result = await autocannon({
+    url: `http://127.0.0.1:${PORT}/v1/transaction`,
+    method: "POST",
+    connections,
+    duration: DURATION,
+    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+    requests: [
+      {
+        setupRequest: (req) => {
+          seq++;
+          const user = seq % USERS;
+          req.body = JSON.stringify({
+            id: `bench-${run}-${connections}-${seq}`,
+            userId: `u${user}`,
+            merchantId: `m${seq % 500}`,
+            status: "PENDING",
+            currencyCode: "USD",
+            amount: (seq * 37) % 15000,
+            direction: seq % 3 === 0 ? "payout" : "payin",
+            timestamp: Date.now() - 1000,
+            paymentMethod: "card",
+            card: { cardFingerprint: `fp${seq % 70000}`, bin: "411111", binCountry: "US" },
+            userDeviceId: `d${seq % 60000}`,
+          });
+          return req;
+        },
+      },
+    ],
+  });
+  clearInterval(sampler);
+  return {
+    connections,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p95: (result.latency as unknown as Record<string, number>).p97_5 ?? result.latency.p90,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    rssMb: peak,
+  };
+}
+
+function pgbenchCeiling(clientId: string): { connections: number; tps: number }[] {
+  const script = path.resolve(".data/bench-ceiling.sql");
+  writeFileSync(
+    script,
+    [
+      `\\set uid random(0, ${USERS - 1})`,
+      "BEGIN;",
+      `INSERT INTO bench_ceiling ("clientId", id, "userId", amount, "occurredAt") VALUES ('${clientId}', md5(random()::text), 'u' || :uid, 10, now());`,
+      `SELECT count(*) FROM transactions WHERE "clientId" = '${clientId}' AND "userId" = 'u' || :uid AND "occurredAt" > now() - interval '24 hours';`,
+      "COMMIT;",
+    ].join("\n"),
+  );
+  spawnSync("psql", [DB_URL, "-qc", 'DROP TABLE IF EXISTS bench_ceiling; CREATE TABLE bench_ceiling ("clientId" text, id text primary key, "userId" text, amount numeric, "occurredAt" timestamptz)']);
+  const out: { connections: number; tps: number }[] = [];
+  for (const c of LEVELS) {
+    const res = spawnSync("pgbench", ["-n", "-c", String(c), "-j", String(Math.min(c, 2)), "-T", String(DURATION), "-f", script, DB_URL], { encoding: "utf8" });
+    const tps = Number(/tps = ([\d.]+)/.exec(res.stdout)?.[1] ?? 0);
+    out.push({ connections: c, tps: Math.round(tps) });
+    log(`pgbench c=${c}: ${Math.round(tps)} tps`);
+  }
+  spawnSync("psql", [DB_URL, "-qc", "DROP TABLE IF EXISTS bench_ceiling"]);
+  return out;
+}
+
+async function main() {
+  const { clientId, apiKey } = await prepareDatabase();
+  const server = await startServer();
+  const levels: TLevel[] = [];
+  try {
+    // warm-up: compile caches, connection pool
+    await drive(apiKey, 4, server.pid).catch(() => undefined);
+    for (const c of LEVELS) {
+      const level = await drive(apiKey, c, server.pid);
+      levels.push(level);
+      log(`c=${c}: ${level.rps} req/s, p50 ${level.p50} ms, p99 ${level.p99} ms, errors ${level.errors}, non-2xx ${level.non2xx}, rss ${level.rssMb} MB`);
+    }
+  } finally {
+    server.kill("SIGTERM");
+  }
+  const ceiling = pgbenchCeiling(clientId);
+  const best = levels.reduce((a, b) => (b.rps > a.rps ? b : a));
+  const bestCeiling = ceiling.reduce((a, b) => (b.tps > a.tps ? b : a));
+  console.log("\n| connections | screenings/s | p50 ms | p97.5 ms | p99 ms | errors | non-2xx | server RSS MB |");
+  console.log("|---|---|---|---|---|---|---|---|");
+  for (const l of levels) console.log(`| ${l.connections} | ${l.rps} | ${l.p50} | ${l.p95} | ${l.p99} | ${l.errors} | ${l.non2xx} | ${l.rssMb} |`);
+  console.log(`\npgbench ceiling (insert + indexed 24h aggregate + commit): ${ceiling.map((c) => `c=${c.connections}: ${c.tps} tps`).join(", ")}`);
+  console.log(`ratio best screening throughput / best pgbench ceiling: ${(best.rps / bestCeiling.tps).toFixed(2)}`);
+  writeFileSync(path.resolve(".data/bench-results.json"), JSON.stringify({ rows: ROWS, levels, ceiling }, null, 2));
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
