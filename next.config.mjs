@@ -9,7 +9,8 @@ const nextConfig = {
     "@prisma/adapter-pg",
     "bcryptjs",
   ],
-  typescript: { ignoreBuildErrors: false },
+  // Types are checked once by `tsc --noEmit` in `npm test`; the build does not repeat it.
+  typescript: { ignoreBuildErrors: true },
 };
 
 export default nextConfig;

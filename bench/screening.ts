@@ -121,7 +121,10 @@ async function prepareDatabase(): Promise<{ clientId: string; apiKey: string }> 
 async function startServer(): Promise<ChildProcess> {
   if (!existsSync(".next/BUILD_ID")) {
     log("building (next build)…");
-    const build = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit" });
+    const build = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], {
+      stdio: "inherit",
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+    });
     if (build.status !== 0) throw new Error("next build failed");
   }
   const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(PORT)], {
