@@ -1,0 +1,89 @@
+import { prisma } from "@/lib/db";
+import { notFound } from "@/lib/http/errors";
+import { parseWith } from "@/lib/http/with-client";
+import { actorLabel, type TDashboardActor } from "@/lib/alerts/actor";
+import { ZReviewAlert, type TReviewStatus } from "@/lib/alerts/schemas";
+import { emitWebhookEvent } from "@/lib/webhooks/payloads";
+
+export type TReviewedAlert = {
+  id: string;
+  transactionId: string;
+  ruleId: string;
+  status: TReviewStatus;
+  reviewedBy: string;
+  reviewedAt: number;
+  feedback: string;
+};
+
+/**
+ * Records a reviewer's verdict on an alert and emits alert.reviewed, with an audit row, in one
+ * transaction. A reviewed alert may be reviewed again (an escalation is settled later): each
+ * review is a new verdict and a new webhook. Another client's alert id is not found.
+ */
+export async function reviewAlert(input: {
+  clientId: string;
+  alertId: string;
+  status: string;
+  feedback?: string;
+  reviewer: TDashboardActor;
+}): Promise<TReviewedAlert> {
+  const { clientId, reviewer } = input;
+  const { alertId, status, feedback } = parseWith(ZReviewAlert, {
+    alertId: input.alertId,
+    status: input.status,
+    feedback: input.feedback,
+  });
+  return prisma.$transaction(async (tx) => {
+    const alert = await tx.alert.findFirst({
+      where: { id: alertId, clientId },
+      select: { id: true, status: true, transactionId: true, ruleId: true },
+    });
+    if (!alert) throw notFound("/alertId", "Alert not found");
+    const reviewedAt = new Date();
+    const reviewedBy = actorLabel(reviewer);
+    await tx.alert.updateMany({
+      where: { id: alertId, clientId },
+      data: { status, reviewedBy, reviewedAt, feedback },
+    });
+    await emitWebhookEvent(tx, {
+      clientId,
+      event: "alert.reviewed",
+      payload: {
+        transactionId: alert.transactionId,
+        ruleId: alert.ruleId,
+        status,
+        reviewedBy,
+        reviewedAt: reviewedAt.getTime(),
+        feedback,
+      },
+      timestamp: reviewedAt.getTime(),
+    });
+    await tx.auditLog.create({
+      data: {
+        clientId,
+        actorType: "dashboard_user",
+        actorId: reviewer.id,
+        action: "alert.reviewed",
+        entityType: "alert",
+        entityId: alertId,
+        details: {
+          from: alert.status,
+          to: status,
+          feedback,
+          transactionId: alert.transactionId,
+          ruleId: alert.ruleId,
+        },
+        createdAt: reviewedAt,
+      },
+    });
+    return {
+      id: alertId,
+      transactionId: alert.transactionId,
+      ruleId: alert.ruleId,
+      status,
+      reviewedBy,
+      reviewedAt: reviewedAt.getTime(),
+      feedback,
+    };
+  });
+}

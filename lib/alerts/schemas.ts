@@ -1,0 +1,52 @@
+import { z } from "zod";
+
+// Alert review on the dashboard (decisions §7: alert.reviewed status values).
+
+export const ALERT_STATUSES = ["open", "cleared", "confirmed", "escalated"] as const;
+export type TAlertStatus = (typeof ALERT_STATUSES)[number];
+export const ZAlertStatus = z.enum(ALERT_STATUSES);
+
+export const REVIEW_STATUSES = ["cleared", "confirmed", "escalated"] as const;
+export const ZReviewStatus = z.enum(REVIEW_STATUSES);
+export type TReviewStatus = z.infer<typeof ZReviewStatus>;
+
+export const RISK_LEVELS = ["low", "medium_low", "medium", "high", "very_high", "n/a"] as const;
+
+export const ZReviewAlert = z.object({
+  alertId: z.string().min(1),
+  status: ZReviewStatus,
+  feedback: z.string().trim().max(5000).default(""),
+});
+export type TReviewAlert = z.infer<typeof ZReviewAlert>;
+
+export const ZAssignAlert = z.object({ alertId: z.string().min(1), assign: z.boolean().default(true) });
+
+export const ALERTS_MAX_LIMIT = 100;
+
+/** Epoch ms or an ISO date (the date inputs of the filter form), as a Date. */
+const ZDateParam = z
+  .string()
+  .trim()
+  .min(1)
+  .transform((v, ctx) => {
+    const d = /^\d+$/.test(v) ? new Date(Number(v)) : new Date(v);
+    if (Number.isNaN(d.getTime())) {
+      ctx.addIssue({ code: "custom", message: "Expected a date" });
+      return z.NEVER;
+    }
+    return d;
+  });
+
+const emptyAsUndefined = (v: unknown) => (v === "" || v === null ? undefined : v);
+
+export const ZListAlertsQuery = z.object({
+  status: z.preprocess(emptyAsUndefined, z.union([ZAlertStatus, z.literal("all")]).default("open")),
+  level: z.preprocess(emptyAsUndefined, z.enum(RISK_LEVELS).optional()),
+  ruleId: z.preprocess(emptyAsUndefined, z.string().max(200).optional()),
+  assigned: z.preprocess(emptyAsUndefined, z.enum(["me", "unassigned"]).optional()),
+  from: z.preprocess(emptyAsUndefined, ZDateParam.optional()),
+  to: z.preprocess(emptyAsUndefined, ZDateParam.optional()),
+  cursor: z.preprocess(emptyAsUndefined, z.string().max(200).optional()),
+  limit: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(ALERTS_MAX_LIMIT).default(50)),
+});
+export type TListAlertsQuery = z.infer<typeof ZListAlertsQuery>;

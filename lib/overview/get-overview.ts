@@ -1,0 +1,82 @@
+import { prisma } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+
+export type TOverview = {
+  /** 24 hourly buckets, oldest first, of transactions screened (by screening time). */
+  perHour: { hour: number; count: number }[];
+  screened24h: number;
+  byRiskLevel: { key: string; count: number }[];
+  byAction: { key: string; count: number }[];
+  openAlerts: { count: number; capped: boolean };
+  topRules7d: { ruleId: string; ruleName: string; count: number }[];
+  generatedAt: number;
+};
+
+const HOUR_MS = 3_600_000;
+/** Beyond this the badge reads "10,000+": counting a huge backlog exactly buys nothing. */
+export const OPEN_ALERTS_CAP = 10_000;
+
+/**
+ * The overview page: every figure is bounded by time (24 h, 7 d) or capped, and read through the
+ * (clientId, createdAt) indexes of transactions and alerts and (clientId, status, createdAt) of alerts.
+ */
+export async function getOverview({
+  clientId,
+  now = new Date(),
+}: {
+  clientId: string;
+  now?: Date;
+}): Promise<TOverview> {
+  const end = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS + HOUR_MS);
+  const start = new Date(end.getTime() - 24 * HOUR_MS);
+  const weekAgo = new Date(now.getTime() - 7 * 24 * HOUR_MS);
+
+  const [screenings, openAlerts, topRules] = await Promise.all([
+    // One pass over the last 24 h of transactions gives all three screening figures.
+    prisma.$queryRaw<
+      { hour: Date; riskLevel: string; recommendedAction: string; count: bigint }[]
+    >(Prisma.sql`
+      SELECT date_trunc('hour', "createdAt") AS hour, "riskLevel", "recommendedAction", count(*) AS count
+      FROM transactions
+      WHERE "clientId" = ${clientId} AND "createdAt" >= ${start} AND "createdAt" < ${end}
+      GROUP BY 1, 2, 3`),
+    prisma.$queryRaw<{ count: bigint }[]>(Prisma.sql`
+      SELECT count(*) AS count FROM (
+        SELECT 1 FROM alerts WHERE "clientId" = ${clientId} AND status = 'open' LIMIT ${OPEN_ALERTS_CAP + 1}
+      ) capped`),
+    prisma.$queryRaw<{ ruleId: string; ruleName: string; count: bigint }[]>(Prisma.sql`
+      SELECT "ruleId", max("ruleName") AS "ruleName", count(*) AS count
+      FROM alerts
+      WHERE "clientId" = ${clientId} AND "createdAt" >= ${weekAgo}
+      GROUP BY "ruleId"
+      ORDER BY count DESC, "ruleId"
+      LIMIT 8`),
+  ]);
+
+  const perHour = Array.from({ length: 24 }, (_, i) => ({ hour: start.getTime() + i * HOUR_MS, count: 0 }));
+  const byLevel = new Map<string, number>();
+  const byAction = new Map<string, number>();
+  let total = 0;
+  for (const row of screenings) {
+    const n = Number(row.count);
+    total += n;
+    const slot = perHour[Math.floor((row.hour.getTime() - start.getTime()) / HOUR_MS)];
+    if (slot) slot.count += n;
+    byLevel.set(row.riskLevel, (byLevel.get(row.riskLevel) ?? 0) + n);
+    byAction.set(row.recommendedAction, (byAction.get(row.recommendedAction) ?? 0) + n);
+  }
+  const sorted = (m: Map<string, number>) =>
+    [...m.entries()]
+      .map(([key, count]) => ({ key, count }))
+      .sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
+  const open = Number(openAlerts[0]?.count ?? 0);
+  return {
+    perHour,
+    screened24h: total,
+    byRiskLevel: sorted(byLevel),
+    byAction: sorted(byAction),
+    openAlerts: { count: Math.min(open, OPEN_ALERTS_CAP), capped: open > OPEN_ALERTS_CAP },
+    topRules7d: topRules.map((r) => ({ ruleId: r.ruleId, ruleName: r.ruleName, count: Number(r.count) })),
+    generatedAt: now.getTime(),
+  };
+}

@@ -1,0 +1,12 @@
+import type { TDashboardActor } from "@/lib/alerts/actor";
+import { confirmTransaction, type TConfirmation } from "@/lib/transactions/confirm-transaction";
+
+/** Marks a transaction as a chargeback (status CHARGEBACK) and emits transaction.confirmedChargeback. */
+export function confirmChargeback(input: {
+  clientId: string;
+  transactionId: string;
+  feedback?: string;
+  confirmer: TDashboardActor;
+}): Promise<TConfirmation> {
+  return confirmTransaction({ ...input, kind: "chargeback" });
+}

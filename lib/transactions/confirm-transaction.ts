@@ -1,0 +1,101 @@
+import { z } from "zod";
+import { prisma } from "@/lib/db";
+import { notFound } from "@/lib/http/errors";
+import { parseWith } from "@/lib/http/with-client";
+import { actorLabel, type TDashboardActor } from "@/lib/alerts/actor";
+import { emitWebhookEvent } from "@/lib/webhooks/payloads";
+
+export type TConfirmationKind = "fraud" | "chargeback";
+
+export type TConfirmation = {
+  transactionId: string;
+  kind: TConfirmationKind;
+  /** false when the transaction was already marked: nothing is written and no webhook is sent again. */
+  changed: boolean;
+  confirmedBy: string;
+  confirmedAt: number;
+  feedback: string;
+};
+
+export const ZConfirmTransaction = z.object({
+  transactionId: z.string().min(1),
+  feedback: z.string().trim().max(5000).default(""),
+});
+
+const EVENT = { fraud: "transaction.confirmedFraud", chargeback: "transaction.confirmedChargeback" } as const;
+
+/**
+ * A reviewer's confirmation that a transaction was fraud (isFraud) or a chargeback (isChargeback and
+ * status CHARGEBACK): the transaction, a TransactionUpdate from the dashboard, the webhook and the
+ * audit row are written together. The row lock makes two simultaneous confirmations send one webhook.
+ */
+export async function confirmTransaction(input: {
+  clientId: string;
+  transactionId: string;
+  kind: TConfirmationKind;
+  feedback?: string;
+  confirmer: TDashboardActor;
+}): Promise<TConfirmation> {
+  const { clientId, kind, confirmer } = input;
+  const { transactionId, feedback } = parseWith(ZConfirmTransaction, {
+    transactionId: input.transactionId,
+    feedback: input.feedback,
+  });
+  const confirmedBy = actorLabel(confirmer);
+  return prisma.$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<{ status: string; isFraud: boolean; isChargeback: boolean }[]>`
+      SELECT status, "isFraud", "isChargeback" FROM transactions
+      WHERE "clientId" = ${clientId} AND id = ${transactionId} FOR UPDATE`;
+    const current = rows[0];
+    if (!current) throw notFound("/transactionId", "Transaction not found");
+    const now = new Date();
+    const already = kind === "fraud" ? current.isFraud : current.isChargeback;
+    if (already)
+      return { transactionId, kind, changed: false, confirmedBy, confirmedAt: now.getTime(), feedback };
+
+    await tx.transaction.update({
+      where: { clientId_id: { clientId, id: transactionId } },
+      data:
+        kind === "fraud"
+          ? { isFraud: true, updatedAt: now }
+          : { isChargeback: true, status: "CHARGEBACK", updatedAt: now },
+    });
+    await tx.transactionUpdate.create({
+      data: {
+        clientId,
+        transactionId,
+        status: kind === "chargeback" ? "CHARGEBACK" : null,
+        type: kind === "fraud" ? "confirmed_fraud" : "confirmed_chargeback",
+        description: feedback || null,
+        isFraudulent: kind === "fraud" ? true : null,
+        source: "dashboard",
+        actor: confirmedBy,
+        changes:
+          kind === "fraud"
+            ? { isFraud: { from: false, to: true } }
+            : { isChargeback: { from: false, to: true }, status: { from: current.status, to: "CHARGEBACK" } },
+        occurredAt: now,
+        createdAt: now,
+      },
+    });
+    await emitWebhookEvent(tx, {
+      clientId,
+      event: EVENT[kind],
+      payload: { transactionId, feedback, confirmedBy, confirmedAt: now.getTime() },
+      timestamp: now.getTime(),
+    });
+    await tx.auditLog.create({
+      data: {
+        clientId,
+        actorType: "dashboard_user",
+        actorId: confirmer.id,
+        action: EVENT[kind],
+        entityType: "transaction",
+        entityId: transactionId,
+        details: { feedback },
+        createdAt: now,
+      },
+    });
+    return { transactionId, kind, changed: true, confirmedBy, confirmedAt: now.getTime(), feedback };
+  });
+}

@@ -1,0 +1,244 @@
+import { prisma } from "@/lib/db";
+import { notFound } from "@/lib/http/errors";
+import type { TEvaluatedRule } from "@/lib/screening/evaluate-rules";
+import { conditionValues } from "@/lib/transactions/condition-values";
+
+export type TRuleExplanation = {
+  ruleId: string;
+  name: string;
+  status: string;
+  version: number;
+  versionId: string;
+  level: string;
+  recommendedAction: string;
+  reason: string | null;
+  condition: string | null;
+  aggregateDefinitions: Record<string, unknown>;
+  /** Aggregate values the rule saw (from the Decision row). */
+  aggregates: Record<string, number | null>;
+  /** Input fields the condition mentions, with the values screened. */
+  values: Record<string, unknown>;
+  triggered: boolean;
+  error: string | null;
+};
+
+export type TDecisionExplanation = {
+  id: string;
+  riskLevel: string;
+  recommendedAction: string;
+  createdAt: number;
+  durationMs: number;
+  /** Active rules that fired: they made the answer. */
+  fired: TRuleExplanation[];
+  /** dry-run and muted rules that fired: recorded only, never answered or alerted. */
+  shadowHits: TRuleExplanation[];
+  errors: TRuleExplanation[];
+  notFired: TRuleExplanation[];
+};
+
+export type TTransactionDetail = {
+  transaction: {
+    id: string;
+    userId: string | null;
+    merchantId: string | null;
+    status: string;
+    amount: string;
+    currencyCode: string;
+    direction: string | null;
+    paymentMethod: string | null;
+    riskLevel: string;
+    recommendedAction: string;
+    isFraud: boolean;
+    isChargeback: boolean;
+    occurredAt: number;
+    assessedAt: number;
+    createdAt: number;
+    updatedAt: number;
+    request: unknown;
+  };
+  user: { id: string; name: string | null; status: string } | null;
+  decision: TDecisionExplanation | null;
+  /** Earlier decisions (an update re-screened the transaction), newest first. */
+  previousDecisions: { id: string; riskLevel: string; recommendedAction: string; createdAt: number }[];
+  updates: {
+    id: string;
+    status: string | null;
+    type: string | null;
+    reason: string | null;
+    description: string | null;
+    isFraudulent: boolean | null;
+    source: string;
+    actor: string | null;
+    occurredAt: number;
+    createdAt: number;
+  }[];
+  alerts: {
+    id: string;
+    ruleId: string;
+    ruleName: string;
+    level: string;
+    status: string;
+    reviewedBy: string | null;
+    reviewedAt: number | null;
+    feedback: string | null;
+    createdAt: number;
+  }[];
+  comments: { id: string; comment: string; commenter: string; source: string; createdAt: number }[];
+};
+
+const HISTORY_LIMIT = 200;
+
+/** Everything the transaction page shows, each part one indexed query. 404 for another client's id. */
+export async function getTransactionDetail({
+  clientId,
+  transactionId,
+}: {
+  clientId: string;
+  transactionId: string;
+}): Promise<TTransactionDetail> {
+  const tx = await prisma.transaction.findUnique({ where: { clientId_id: { clientId, id: transactionId } } });
+  if (!tx) throw notFound("/transactionId", "Transaction not found");
+
+  const [decisions, updates, alerts, comments, user] = await Promise.all([
+    prisma.decision.findMany({
+      where: { clientId, subjectType: "transaction", subjectId: transactionId },
+      orderBy: { createdAt: "desc" },
+      take: 20,
+      select: { id: true, riskLevel: true, recommendedAction: true, createdAt: true },
+    }),
+    prisma.transactionUpdate.findMany({
+      where: { clientId, transactionId },
+      orderBy: { createdAt: "asc" },
+      take: HISTORY_LIMIT,
+    }),
+    prisma.alert.findMany({ where: { clientId, transactionId }, orderBy: { createdAt: "asc" } }),
+    tx.userId
+      ? prisma.comment.findMany({
+          where: { clientId, userId: tx.userId, transactionId },
+          orderBy: { createdAt: "desc" },
+          take: HISTORY_LIMIT,
+        })
+      : [],
+    tx.userId
+      ? prisma.user.findUnique({
+          where: { clientId_id: { clientId, id: tx.userId } },
+          select: { id: true, firstName: true, lastName: true, status: true },
+        })
+      : null,
+  ]);
+
+  const currentId = tx.decisionId ?? decisions[0]?.id ?? null;
+  return {
+    transaction: {
+      id: tx.id,
+      userId: tx.userId,
+      merchantId: tx.merchantId,
+      status: tx.status,
+      amount: tx.amount.toString(),
+      currencyCode: tx.currencyCode,
+      direction: tx.direction,
+      paymentMethod: tx.paymentMethod,
+      riskLevel: tx.riskLevel,
+      recommendedAction: tx.recommendedAction,
+      isFraud: tx.isFraud,
+      isChargeback: tx.isChargeback,
+      occurredAt: tx.occurredAt.getTime(),
+      assessedAt: tx.assessedAt.getTime(),
+      createdAt: tx.createdAt.getTime(),
+      updatedAt: tx.updatedAt.getTime(),
+      request: tx.data,
+    },
+    user: user
+      ? {
+          id: user.id,
+          name: [user.firstName, user.lastName].filter(Boolean).join(" ") || null,
+          status: user.status,
+        }
+      : null,
+    decision: currentId ? await explainDecision({ clientId, decisionId: currentId }) : null,
+    previousDecisions: decisions
+      .filter((d) => d.id !== currentId)
+      .map((d) => ({ ...d, createdAt: d.createdAt.getTime() })),
+    updates: updates.map((u) => ({
+      id: u.id,
+      status: u.status,
+      type: u.type,
+      reason: u.reason,
+      description: u.description,
+      isFraudulent: u.isFraudulent,
+      source: u.source,
+      actor: u.actor,
+      occurredAt: u.occurredAt.getTime(),
+      createdAt: u.createdAt.getTime(),
+    })),
+    alerts: alerts.map((a) => ({
+      id: a.id,
+      ruleId: a.ruleId,
+      ruleName: a.ruleName,
+      level: a.level,
+      status: a.status,
+      reviewedBy: a.reviewedBy,
+      reviewedAt: a.reviewedAt?.getTime() ?? null,
+      feedback: a.feedback,
+      createdAt: a.createdAt.getTime(),
+    })),
+    comments: comments.map((c) => ({
+      id: c.id,
+      comment: c.comment,
+      commenter: c.commenterDisplayName ?? c.commenterId,
+      source: c.source,
+      createdAt: c.createdAt.getTime(),
+    })),
+  };
+}
+
+/** A stored decision with each evaluated rule's version, condition, aggregate values and the inputs it read. */
+export async function explainDecision({
+  clientId,
+  decisionId,
+}: {
+  clientId: string;
+  decisionId: string;
+}): Promise<TDecisionExplanation | null> {
+  const decision = await prisma.decision.findFirst({ where: { clientId, id: decisionId } });
+  if (!decision) return null;
+  const evaluated = (decision.evaluated ?? []) as unknown as TEvaluatedRule[];
+  const aggregates = (decision.aggregates ?? {}) as Record<string, Record<string, number | null>>;
+  const variables = ((decision.input as { variables?: Record<string, unknown> } | null)?.variables ??
+    {}) as Record<string, unknown>;
+  const versions = await prisma.ruleVersion.findMany({
+    where: { clientId, id: { in: evaluated.map((e) => e.versionId) } },
+    select: { id: true, reason: true, condition: true, aggregates: true },
+  });
+  const byId = new Map(versions.map((v) => [v.id, v]));
+  const explained: TRuleExplanation[] = evaluated.map((e) => {
+    const v = byId.get(e.versionId);
+    return {
+      ruleId: e.ruleId,
+      name: e.name,
+      status: e.status,
+      version: e.version,
+      versionId: e.versionId,
+      level: e.level,
+      recommendedAction: e.recommendedAction,
+      reason: v?.reason ?? null,
+      condition: v?.condition ?? null,
+      aggregateDefinitions: (v?.aggregates ?? {}) as Record<string, unknown>,
+      aggregates: aggregates[e.versionId] ?? {},
+      values: v ? conditionValues(v.condition, variables) : {},
+      triggered: e.triggered,
+      error: e.error ?? null,
+    };
+  });
+  return {
+    id: decision.id,
+    riskLevel: decision.riskLevel,
+    recommendedAction: decision.recommendedAction,
+    createdAt: decision.createdAt.getTime(),
+    durationMs: decision.durationMs,
+    fired: explained.filter((r) => r.triggered && r.status === "active"),
+    shadowHits: explained.filter((r) => r.triggered && r.status !== "active"),
+    errors: explained.filter((r) => !r.triggered && r.error),
+    notFired: explained.filter((r) => !r.triggered && !r.error),
+  };
+}

@@ -1,0 +1,105 @@
+import { z } from "zod";
+import { prisma } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { decodeCursor, encodeCursor } from "@/lib/alerts/keyset-cursor";
+import { RISK_LEVELS } from "@/lib/alerts/schemas";
+import { TRANSACTION_STATUSES } from "@/lib/transactions/schemas";
+
+// Kept beside the function rather than in schemas.ts: a dashboard-only query shape, not part of /v1.
+const emptyAsUndefined = (v: unknown) => (v === "" || v === null ? undefined : v);
+const ZDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .transform((v) => new Date(`${v}T00:00:00.000Z`));
+
+export const TRANSACTIONS_MAX_LIMIT = 100;
+
+export const ZListTransactionsQuery = z.object({
+  userId: z.preprocess(emptyAsUndefined, z.string().trim().max(200).optional()),
+  riskLevel: z.preprocess(emptyAsUndefined, z.enum(RISK_LEVELS).optional()),
+  status: z.preprocess(emptyAsUndefined, z.enum(TRANSACTION_STATUSES).optional()),
+  /** Inclusive days (UTC) of occurredAt. */
+  from: z.preprocess(emptyAsUndefined, ZDay.optional()),
+  to: z.preprocess(emptyAsUndefined, ZDay.optional()),
+  cursor: z.preprocess(emptyAsUndefined, z.string().max(200).optional()),
+  limit: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().min(1).max(TRANSACTIONS_MAX_LIMIT).default(50),
+  ),
+});
+export type TListTransactionsQuery = z.infer<typeof ZListTransactionsQuery>;
+
+export type TTransactionListItem = {
+  id: string;
+  userId: string | null;
+  merchantId: string | null;
+  status: string;
+  direction: string | null;
+  paymentMethod: string | null;
+  amount: string;
+  currencyCode: string;
+  riskLevel: string;
+  recommendedAction: string;
+  isFraud: boolean;
+  isChargeback: boolean;
+  occurredAt: number;
+};
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Transactions newest first (by the interface's timestamp), keyset-paginated over the
+ * (clientId, occurredAt) index, or (clientId, userId, occurredAt) when a user is chosen;
+ * the risk-level and status filters use their partial-key indexes (migration dashboard_indexes).
+ */
+export async function listTransactions({
+  clientId,
+  query,
+}: {
+  clientId: string;
+  query: TListTransactionsQuery;
+}): Promise<{ transactions: TTransactionListItem[]; nextCursor: string | null }> {
+  const cursor = decodeCursor(query.cursor);
+  const where: Prisma.TransactionWhereInput = {
+    clientId,
+    ...(query.userId && { userId: query.userId }),
+    ...(query.riskLevel && { riskLevel: query.riskLevel }),
+    ...(query.status && { status: query.status }),
+    ...((query.from || query.to) && {
+      occurredAt: { gte: query.from, lt: query.to ? new Date(query.to.getTime() + DAY_MS) : undefined },
+    }),
+    ...(cursor && {
+      AND: [{ OR: [{ occurredAt: { lt: cursor.at } }, { occurredAt: cursor.at, id: { lt: cursor.id } }] }],
+    }),
+  };
+  const rows = await prisma.transaction.findMany({
+    where,
+    orderBy: [{ occurredAt: "desc" }, { id: "desc" }],
+    take: query.limit + 1,
+    select: {
+      id: true,
+      userId: true,
+      merchantId: true,
+      status: true,
+      direction: true,
+      paymentMethod: true,
+      amount: true,
+      currencyCode: true,
+      riskLevel: true,
+      recommendedAction: true,
+      isFraud: true,
+      isChargeback: true,
+      occurredAt: true,
+    },
+  });
+  const page = rows.slice(0, query.limit);
+  const last = page[page.length - 1];
+  return {
+    nextCursor: rows.length > query.limit && last ? encodeCursor({ at: last.occurredAt, id: last.id }) : null,
+    transactions: page.map((t) => ({
+      ...t,
+      amount: t.amount.toString(),
+      occurredAt: t.occurredAt.getTime(),
+    })),
+  };
+}
