@@ -4,3 +4,4 @@ import "@/lib/webhooks/endpoints";
 import "@/lib/screening/endpoints";
 import "@/lib/users/endpoints";
 import "@/lib/comments/endpoints";
+import "@/lib/reports/endpoints";

@@ -1,0 +1,57 @@
+import type { z } from "zod";
+import type { TClientContext } from "@/lib/auth/api-keys";
+import { ApiError } from "@/lib/http/errors";
+import { parseWith } from "@/lib/http/with-client";
+import { logError } from "@/lib/log";
+import { createReport } from "@/lib/reports/create-report";
+import { ZCreateReport, type ZBulkReportsResponse } from "@/lib/reports/schemas";
+
+type TBulkResponse = z.infer<typeof ZBulkReportsResponse>;
+
+function itemId(item: unknown): string | null {
+  const id = (item as { id?: unknown } | null)?.id;
+  return typeof id === "string" && id ? id : null;
+}
+
+/**
+ * POST /v1/reports/bulk: each item is validated and created on its own, in order, so one bad item fails alone
+ * with the error body a single POST /v1/report would have answered. The envelope (≤ 100 items) is checked
+ * by the route before anything is created.
+ */
+export async function bulkCreateReports({
+  client,
+  reports,
+}: {
+  client: TClientContext;
+  reports: unknown[];
+}): Promise<TBulkResponse> {
+  const created: TBulkResponse["created"] = [];
+  const failed: TBulkResponse["failed"] = [];
+  for (const [index, item] of reports.entries()) {
+    try {
+      const body = parseWith(ZCreateReport, item);
+      const r = await createReport({ client, body });
+      created.push({
+        index,
+        id: r.reportId,
+        reportId: r.reportId,
+        status: r.status,
+        populated: r.populated,
+        incomplete: r.incomplete,
+      });
+    } catch (err) {
+      if (!(err instanceof ApiError)) logError("bulk report item failed", err);
+      const error =
+        err instanceof ApiError
+          ? err.toBody().error
+          : { type: "INTERNAL_ERROR" as const, message: "Internal server error" };
+      failed.push({ index, id: itemId(item), error });
+    }
+  }
+  return {
+    created,
+    failed,
+    summary: { received: reports.length, created: created.length, failed: failed.length },
+    timestamp: Date.now(),
+  };
+}
