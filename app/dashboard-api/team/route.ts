@@ -1,0 +1,9 @@
+// GET /dashboard-api/team: dashboard users; POST: create one with a role and initial password
+import { ADMIN_ONLY } from "@/lib/admin/authorize";
+import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { ZCreateTeamMember } from "@/lib/admin/schemas";
+import { createTeamMember, listTeam } from "@/lib/admin/team";
+
+export const GET = dashboardRoute(ADMIN_ONLY, async ({ user }) => ({ members: await listTeam(user) }));
+
+export const POST = dashboardRoute(ADMIN_ONLY, async ({ user, body }) => createTeamMember(user, await body(ZCreateTeamMember)));

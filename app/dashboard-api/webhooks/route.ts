@@ -1,0 +1,11 @@
+// GET /dashboard-api/webhooks: subscriptions; POST: create one (a generated secret is shown once)
+import { ADMIN_ONLY } from "@/lib/admin/authorize";
+import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { ZCreateWebhookInput } from "@/lib/admin/schemas";
+import { createWebhookSubscription, listWebhookSubscriptions } from "@/lib/admin/webhooks";
+
+export const GET = dashboardRoute(ADMIN_ONLY, async ({ user }) => listWebhookSubscriptions(user));
+
+export const POST = dashboardRoute(ADMIN_ONLY, async ({ user, body }) =>
+  createWebhookSubscription(user, await body(ZCreateWebhookInput)),
+);

@@ -1,0 +1,57 @@
+// The wrapper of every admin dashboard API route: session role check, JSON parsing, one error body.
+import type { z } from "zod";
+import { ForbiddenError, requireRole, type TSessionUser } from "@/lib/auth/session";
+import type { TDashboardRole } from "@/lib/dashboard-users/create-dashboard-user";
+import { DashboardUserError } from "@/lib/dashboard-users/create-dashboard-user";
+import { ApiError, errorResponse, validationError } from "@/lib/http/errors";
+import { parseWith, toErrorResponse } from "@/lib/http/with-client";
+import { RuleImportError } from "@/lib/rules/validate-rule";
+
+type TRouteContext = { params: Promise<Record<string, string | string[]>> };
+
+export type TDashboardContext<P> = {
+  user: TSessionUser;
+  params: P;
+  body: <S extends z.ZodType>(schema: S) => Promise<z.infer<S>>;
+  query: <S extends z.ZodType>(schema: S) => z.infer<S>;
+};
+
+/** Maps the errors admin domain functions throw to the contract's error body. */
+export function adminErrorResponse(err: unknown): Response {
+  if (err instanceof ForbiddenError) {
+    const signedOut = err.message === "Not signed in";
+    return errorResponse(new ApiError(signedOut ? 401 : 403, signedOut ? "UNAUTHORIZED" : "FORBIDDEN", err.message));
+  }
+  if (err instanceof RuleImportError) return errorResponse(validationError(err.errors.map((e) => e.message)));
+  if (err instanceof DashboardUserError) return errorResponse(validationError([`/: ${err.message}`]));
+  return toErrorResponse(err);
+}
+
+export function dashboardRoute<P = Record<string, string>>(
+  roles: readonly TDashboardRole[],
+  handler: (ctx: TDashboardContext<P>) => Promise<unknown>,
+) {
+  return async (req: Request, route: TRouteContext): Promise<Response> => {
+    try {
+      const user = await requireRole(roles);
+      const url = new URL(req.url);
+      const result = await handler({
+        user,
+        params: (await route.params) as P,
+        body: async (schema) => {
+          let json: unknown;
+          try {
+            json = await req.json();
+          } catch {
+            throw validationError(["/: Malformed JSON"]);
+          }
+          return parseWith(schema, json);
+        },
+        query: (schema) => parseWith(schema, Object.fromEntries(url.searchParams)),
+      });
+      return result instanceof Response ? result : Response.json(result ?? { status: "success" });
+    } catch (err) {
+      return adminErrorResponse(err);
+    }
+  };
+}

@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { ZFeature, ZRecommendedAction, ZReportingProfile } from "@/lib/clients/schemas";
+import { ZDashboardRole } from "@/lib/dashboard-users/create-dashboard-user";
+import { RULE_STATUSES } from "@/lib/rules/schemas";
+import { ZWebhookEventType } from "@/lib/webhooks/schemas";
+
+// Definitions are validated by the rule engine itself (validateRuleDefinition), so the editor sees
+// exactly the messages an import would give; here only the envelope is checked.
+export const ZSaveRule = z.object({ definition: z.record(z.string(), z.unknown()) });
+export type TSaveRule = z.infer<typeof ZSaveRule>;
+
+export const ZRuleStatusChange = z.object({ status: z.enum(RULE_STATUSES) });
+
+export const ZCreateApiKeyInput = z.object({ name: z.string().trim().max(100).optional() });
+
+export const ZCreateWebhookInput = z.object({
+  url: z.string().trim().min(1),
+  events: z.array(ZWebhookEventType).min(1),
+  // blank: a secret is generated and shown once
+  secret: z.string().max(512).optional(),
+});
+export type TCreateWebhookInput = z.infer<typeof ZCreateWebhookInput>;
+
+export const ZDeliveryQuery = z.object({
+  status: z.enum(["failed", "pending", "delivered"]).optional(),
+  subscriptionId: z.string().min(1).optional(),
+  before: z.string().min(1).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});
+export type TDeliveryQuery = z.infer<typeof ZDeliveryQuery>;
+
+export const ZUpdateSettings = z.object({
+  features: z.array(ZFeature).optional(),
+  actions: z.array(ZRecommendedAction).min(1, "Enable at least one action").optional(),
+  reportingProfile: ZReportingProfile.optional(),
+});
+export type TUpdateSettings = z.infer<typeof ZUpdateSettings>;
+
+export const ZCreateTeamMember = z.object({
+  email: z.string().trim().toLowerCase().email(),
+  name: z.string().trim().max(200).optional(),
+  role: ZDashboardRole,
+  password: z.string().min(8, "Password must have at least 8 characters"),
+});
+export type TCreateTeamMember = z.infer<typeof ZCreateTeamMember>;
+
+export const ZBacktestBatch = z.object({
+  ruleId: z.string().min(1),
+  versionId: z.string().min(1).optional(),
+  from: z.coerce.number().int(),
+  to: z.coerce.number().int(),
+  cursor: z.string().min(1).optional(),
+  batchSize: z.coerce.number().int().min(1).max(500).default(200),
+});
+export type TBacktestBatch = z.infer<typeof ZBacktestBatch>;
