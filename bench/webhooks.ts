@@ -1,0 +1,161 @@
+// Webhook delivery in the embedded mode: throughput (deliveries per second through the in-process
+// driver and the signed serve endpoint to a local receiver) and the time from the commit of the
+// emitting transaction to the receiver's first request.
+//
+//   npx tsx bench/webhooks.ts [--n 1000] [--latency 30] [--concurrency 8] [--pglite]
+//
+// PostgreSQL: a scratch database on TEST_DATABASE_ADMIN_URL (default postgres@127.0.0.1:5432);
+// --pglite: the embedded database (PGlite over its socket server) in a temporary folder.
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+
+function flag(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+}
+const N = flag("n", 1000);
+const LATENCY_SAMPLES = flag("latency", 30);
+const CONCURRENCY = flag("concurrency", 8);
+const PGLITE = process.argv.includes("--pglite");
+
+process.env.NODE_ENV = "test";
+process.env.NEXTAUTH_SECRET ??= "bench-nextauth-secret-0123456789";
+process.env.WEBHOOK_SECRET_KEY ??= "bench-webhook-secret-key-0123456789";
+process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
+
+let cleanup: () => Promise<void> = async () => {};
+if (PGLITE) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "rss-bench-"));
+  process.env.EMBEDDED_DATA_DIR = dir;
+  const { startEmbeddedDatabase } = await import("../lib/embedded/server");
+  const db = await startEmbeddedDatabase();
+  process.env.DATABASE_URL = db.url;
+  cleanup = async () => {
+    await db.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+} else {
+  const { adminQuery, databaseUrl } = await import("../tests/pg-admin");
+  const name = `rss_bench_${randomBytes(4).toString("hex")}`;
+  await adminQuery(`CREATE DATABASE "${name}"`);
+  process.env.DATABASE_URL = databaseUrl(name);
+  cleanup = () => adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+}
+// Asynchronously: with --pglite the database is served by this very process.
+await promisify(execFile)("npx", ["prisma", "migrate", "deploy"], { env: process.env });
+
+const { POST } = await import("../app/api/inngest/route");
+const { INNGEST_APP_ID } = await import("../inngest/client");
+const { functions } = await import("../inngest/index");
+const { prisma } = await import("../lib/db");
+const { startJobDriver } = await import("../lib/jobs/driver");
+const { describeFunctions } = await import("../lib/jobs/function-table");
+const { servingSigningKey } = await import("../lib/jobs/signing-key");
+const { createSubscription } = await import("../lib/webhooks/create-subscription");
+const { emitWebhookEvent } = await import("../lib/webhooks/payloads");
+const { createTestClient } = await import("../tests/factories");
+const { startRouteServer } = await import("../tests/support/serve-server");
+
+const firstSeen = new Map<string, number>();
+const receiver = http.createServer((req, res) => {
+  const id = String(req.headers["x-service-delivery"]);
+  if (!firstSeen.has(id)) firstSeen.set(id, performance.now());
+  req.resume();
+  req.on("end", () => res.writeHead(204).end());
+});
+await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+
+const serve = await startRouteServer({ POST: POST as never });
+const { clientId } = await createTestClient();
+await createSubscription({
+  clientId,
+  clientType: "consumer",
+  url,
+  events: ["alert.created"],
+  secret: "bench-secret",
+});
+
+const emit = (i: number) =>
+  prisma.$transaction((tx) =>
+    emitWebhookEvent(tx, {
+      clientId,
+      event: "alert.created",
+      payload: {
+        transactionId: `tx-${i}`,
+        ruleId: "R1",
+        ruleName: "Rule",
+        level: "high",
+        reason: "bench",
+        recommendedAction: "REVIEW",
+        alertedAt: Date.now(),
+      },
+    }),
+  );
+const startDriver = () =>
+  startJobDriver({
+    mode: "embedded",
+    functions: describeFunctions(INNGEST_APP_ID, functions),
+    serveUrl: serve.url,
+    signingKey: servingSigningKey()!,
+    concurrency: CONCURRENCY,
+  });
+const delivered = () => prisma.webhookDelivery.count({ where: { clientId, status: "delivered" } });
+
+// Throughput: N deliveries queued while the driver is stopped, then drained.
+for (let i = 0; i < N; i++) await emit(i);
+const t0 = performance.now();
+let driver = startDriver();
+while ((await delivered()) < N) await new Promise((r) => setTimeout(r, 20));
+const seconds = (performance.now() - t0) / 1000;
+await driver.stop();
+
+// Latency: one event at a time against an idle driver (default 250 ms poll).
+driver = startDriver();
+await new Promise((r) => setTimeout(r, 500));
+const latencies: number[] = [];
+for (let i = 0; i < LATENCY_SAMPLES; i++) {
+  await emit(N + i);
+  const committed = performance.now();
+  const row = await prisma.webhookDelivery.findFirstOrThrow({
+    where: { clientId, body: { contains: `"tx-${N + i}"` } },
+  });
+  while (!firstSeen.has(row.id)) await new Promise((r) => setTimeout(r, 2));
+  latencies.push(firstSeen.get(row.id)! - committed);
+  await new Promise((r) => setTimeout(r, Math.random() * 300));
+}
+await driver.stop();
+
+latencies.sort((a, b) => a - b);
+const pct = (p: number) =>
+  latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!.toFixed(0);
+console.log(
+  JSON.stringify(
+    {
+      database: PGLITE ? "pglite (embedded)" : "postgresql",
+      deliveries: N,
+      concurrency: CONCURRENCY,
+      seconds: Number(seconds.toFixed(2)),
+      deliveriesPerSecond: Number((N / seconds).toFixed(1)),
+      commitToFirstAttemptMs: {
+        samples: latencies.length,
+        p50: Number(pct(50)),
+        p95: Number(pct(95)),
+        max: Number(pct(100)),
+      },
+    },
+    null,
+    2,
+  ),
+);
+
+await serve.close();
+await new Promise<void>((resolve) => receiver.close(() => resolve()));
+await prisma.$disconnect();
+await cleanup();
