@@ -24,7 +24,7 @@ const LATENCY_SAMPLES = flag("latency", 30);
 const CONCURRENCY = flag("concurrency", 8);
 const PGLITE = process.argv.includes("--pglite");
 
-process.env.NODE_ENV = "test";
+(process.env as Record<string, string>).NODE_ENV = "test";
 process.env.NEXTAUTH_SECRET ??= "bench-nextauth-secret-0123456789";
 process.env.WEBHOOK_SECRET_KEY ??= "bench-webhook-secret-key-0123456789";
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
