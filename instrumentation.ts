@@ -1,7 +1,10 @@
-// Next.js calls register() once when a server process starts: start the background job driver there.
+// Next.js calls register() once when a server process starts: the background job driver starts there.
 export async function register(): Promise<void> {
-  // Next replaces these at build time; the driver needs Node APIs and must not run while building.
-  if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
-  const { startBackgroundJobs } = await import("@/lib/jobs/start");
-  startBackgroundJobs();
+  // NEXT_RUNTIME is inlined per bundle, so the edge bundle drops the Node-only import below.
+  if (process.env.NEXT_RUNTIME === "nodejs") {
+    // Build workers also load instrumentation; background work belongs to the running server only.
+    if (process.env.NEXT_PHASE === "phase-production-build") return;
+    const { startBackgroundJobs } = await import("@/lib/jobs/start");
+    startBackgroundJobs();
+  }
 }

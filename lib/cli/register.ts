@@ -1,2 +1,3 @@
 // Domain modules that add CLI commands register them here (see extraCommands).
 import "@/lib/rules/cli";
+import "@/lib/webhooks/cli";
