@@ -19,6 +19,7 @@ export async function validateRuleDraft(
 ): Promise<{ valid: boolean; errors: TFieldError[] }> {
   const client = await prisma.client.findUniqueOrThrow({ where: { id: user.clientId }, select: { actions: true } });
   // the id is not the author's concern while typing a new rule
-  const result = validateRuleDefinition({ id: "draft", ...definition }, client.actions);
+  const id = typeof definition.id === "string" && definition.id.trim() ? definition.id : "draft";
+  const result = validateRuleDefinition({ ...definition, id }, client.actions);
   return { valid: result.definition !== null, errors: fieldErrors(result.errors) };
 }

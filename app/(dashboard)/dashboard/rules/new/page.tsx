@@ -1,0 +1,20 @@
+import { RuleEditor } from "@/components/rules/rule-editor";
+import { emptyForm } from "@/components/rules/rule-form-state";
+import { PageHeader } from "@/components/ui";
+import { enabledActions } from "@/lib/admin/get-rule-detail";
+import { requirePageRole } from "@/lib/auth/session";
+import { prisma } from "@/lib/db";
+
+export const dynamic = "force-dynamic";
+
+export default async function NewRulePage() {
+  const user = await requirePageRole(["admin", "reviewer"]);
+  const client = await prisma.client.findUniqueOrThrow({ where: { id: user.clientId }, select: { actions: true } });
+  const actions = enabledActions(client.actions);
+  return (
+    <div className="max-w-4xl">
+      <PageHeader title="New rule" subtitle="The condition is checked by the rule engine as you type. New rules start as drafts." />
+      <RuleEditor mode="new" initial={emptyForm(actions.includes("REVIEW") ? "REVIEW" : (actions[0] ?? "ALLOW"))} enabledActions={actions} canPublish={user.role === "admin"} locked={false} />
+    </div>
+  );
+}

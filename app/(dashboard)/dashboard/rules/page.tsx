@@ -1,0 +1,58 @@
+import Link from "next/link";
+import { HitChart } from "@/components/rules/hit-chart";
+import { statusTone } from "@/components/rules/status-control";
+import { Badge, LevelBadge, PageHeader, Table, Td } from "@/components/ui";
+import { listRulesWithHits } from "@/lib/admin/list-rules-with-hits";
+import { requirePageRole } from "@/lib/auth/session";
+
+export const dynamic = "force-dynamic";
+
+export default async function RulesPage() {
+  const user = await requirePageRole();
+  const rules = await listRulesWithHits(user);
+  const canWrite = user.role === "admin" || user.role === "reviewer";
+  return (
+    <div>
+      <PageHeader
+        title="Rules"
+        subtitle="Hits are the alerts a rule opened (active rules), per day over the last 7 days."
+        actions={
+          canWrite && (
+            <Link href="/dashboard/rules/new" className="rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700">
+              New rule
+            </Link>
+          )
+        }
+      />
+      <Table
+        head={["Rule", "Subject", "Status", "Level", "Action", "24 h", "7 d", "Last 7 days", "Version"]}
+        empty={rules.length === 0 && <p className="p-4 text-sm text-slate-500">No rules yet.</p>}
+      >
+        {rules.map((r) => (
+          <tr key={r.ruleId} className="hover:bg-slate-50">
+            <Td>
+              <Link href={`/dashboard/rules/${encodeURIComponent(r.ruleId)}`} className="font-medium text-brand-700 hover:underline">
+                {r.ruleId}
+              </Link>
+              <div className="max-w-xs truncate text-xs text-slate-500">{r.name}</div>
+            </Td>
+            <Td>{r.subject}</Td>
+            <Td>
+              <Badge tone={statusTone(r.status)}>{r.status}</Badge>
+            </Td>
+            <Td>
+              <LevelBadge level={r.riskLevel} />
+            </Td>
+            <Td className="font-mono text-xs">{r.recommendedAction}</Td>
+            <Td className="tabular-nums">{r.hits24h}</Td>
+            <Td className="tabular-nums">{r.hits7d}</Td>
+            <Td>
+              <HitChart daily={r.daily} label={`Hits per day for ${r.ruleId}`} />
+            </Td>
+            <Td className="text-slate-500">v{r.version}</Td>
+          </tr>
+        ))}
+      </Table>
+    </div>
+  );
+}

@@ -1,0 +1,17 @@
+import { SettingsForm } from "@/components/settings/settings-form";
+import { PageHeader } from "@/components/ui";
+import { getClientSettings } from "@/lib/admin/settings";
+import { requirePageRole } from "@/lib/auth/session";
+
+export const dynamic = "force-dynamic";
+
+export default async function SettingsPage() {
+  const user = await requirePageRole(["admin"]);
+  const settings = await getClientSettings(user);
+  return (
+    <div className="max-w-5xl">
+      <PageHeader title="Settings" subtitle={`${settings.name} · ${settings.type} client`} />
+      <SettingsForm initial={settings} />
+    </div>
+  );
+}

@@ -1,0 +1,15 @@
+import { PageHeader } from "@/components/ui";
+import { WebhooksScreen } from "@/components/webhooks/webhooks-screen";
+import { requirePageRole } from "@/lib/auth/session";
+
+export const dynamic = "force-dynamic";
+
+export default async function WebhooksPage() {
+  await requirePageRole(["admin"]);
+  return (
+    <div className="max-w-6xl">
+      <PageHeader title="Webhooks" subtitle="Signed deliveries (X-Service-Signature); failed deliveries can be sent again." />
+      <WebhooksScreen />
+    </div>
+  );
+}

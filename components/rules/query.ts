@@ -1,0 +1,24 @@
+// Query keys and fetchers of the rules screens (dashboard API under /dashboard-api/rules).
+import { fetchJson } from "@/lib/admin/fetch-json";
+import type { TWrittenVersion } from "@/lib/rules/write-rule-version";
+import type { TBacktestBatchResult } from "@/lib/backtest/run-backtest-batch";
+import type { TFieldError } from "@/lib/admin/validate-rule-draft";
+
+export const ruleKeys = {
+  all: ["rules"] as const,
+  detail: (ruleId: string) => ["rules", ruleId] as const,
+  validation: (definition: unknown) => ["rules", "validate", definition] as const,
+};
+
+export const rulesApi = {
+  validate: (definition: Record<string, unknown>) =>
+    fetchJson<{ valid: boolean; errors: TFieldError[] }>("/dashboard-api/rules/validate", { body: { definition } }),
+  create: (definition: Record<string, unknown>) =>
+    fetchJson<TWrittenVersion>("/dashboard-api/rules", { body: { definition } }),
+  update: (ruleId: string, definition: Record<string, unknown>) =>
+    fetchJson<TWrittenVersion>(`/dashboard-api/rules/${encodeURIComponent(ruleId)}`, { method: "PUT", body: { definition } }),
+  setStatus: (ruleId: string, status: string) =>
+    fetchJson<TWrittenVersion>(`/dashboard-api/rules/${encodeURIComponent(ruleId)}/status`, { body: { status } }),
+  backtestBatch: (input: { ruleId: string; versionId?: string; from: number; to: number; cursor?: string }) =>
+    fetchJson<TBacktestBatchResult>("/dashboard-api/backtests", { body: input }),
+};

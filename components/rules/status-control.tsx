@@ -1,0 +1,55 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { rulesApi } from "@/components/rules/query";
+import { Badge, Button, ErrorNote, inputClass } from "@/components/ui";
+import { errorText } from "@/lib/admin/fetch-json";
+import { RULE_STATUSES } from "@/lib/rules/schemas";
+
+export function statusTone(status: string): "green" | "amber" | "blue" | "slate" | "red" {
+  if (status === "active") return "green";
+  if (status === "dry-run") return "blue";
+  if (status === "draft") return "amber";
+  if (status === "archived") return "red";
+  return "slate";
+}
+
+/** Status changes; the server refuses publishing for non-admins, the buttons only mirror it. */
+export function StatusControl({ ruleId, status, canPublish, canWrite }: { ruleId: string; status: string; canPublish: boolean; canWrite: boolean }) {
+  const router = useRouter();
+  const [next, setNext] = useState(status === "active" ? "inactive" : "dry-run");
+  const change = useMutation({
+    mutationFn: (to: string) => rulesApi.setStatus(ruleId, to),
+    onSuccess: () => router.refresh(),
+  });
+  const mayChange = canWrite && (canPublish || status !== "active");
+  return (
+    <div className="space-y-2">
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="text-sm text-slate-600">Status</span>
+        <Badge tone={statusTone(status)}>{status}</Badge>
+        {mayChange && (
+          <>
+            <select aria-label="New status" className={inputClass + " w-40"} value={next} onChange={(e) => setNext(e.target.value)}>
+              {RULE_STATUSES.filter((s) => s !== status && (canPublish || s !== "active")).map((s) => (
+                <option key={s}>{s}</option>
+              ))}
+            </select>
+            <Button variant="secondary" disabled={change.isPending} onClick={() => change.mutate(next)}>
+              Set status
+            </Button>
+          </>
+        )}
+        {canPublish && status !== "active" && (
+          <Button disabled={change.isPending} onClick={() => change.mutate("active")}>
+            Publish
+          </Button>
+        )}
+      </div>
+      {!canPublish && <p className="text-xs text-slate-500">Publishing a rule (status active) is an admin action.</p>}
+      {change.isError && <ErrorNote>{errorText(change.error)}</ErrorNote>}
+    </div>
+  );
+}

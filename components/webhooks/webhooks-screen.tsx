@@ -1,0 +1,156 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { webhookKeys, webhooksApi } from "@/components/webhooks/query";
+import { Badge, Button, Card, ErrorNote, Table, Td, formatTime, inputClass } from "@/components/ui";
+import { errorText } from "@/lib/admin/fetch-json";
+
+function deliveryTone(status: string) {
+  return status === "delivered" ? "green" : status === "failed" ? "red" : "amber";
+}
+
+function CreateSubscription({ allowedEvents }: { allowedEvents: string[] }) {
+  const qc = useQueryClient();
+  const [url, setUrl] = useState("");
+  const [events, setEvents] = useState<string[]>([]);
+  const [secret, setSecret] = useState("");
+  const create = useMutation({
+    mutationFn: () => webhooksApi.create({ url, events, ...(secret.trim() && { secret }) }),
+    onSuccess: () => {
+      setUrl("");
+      setEvents([]);
+      setSecret("");
+      void qc.invalidateQueries({ queryKey: webhookKeys.subscriptions });
+    },
+  });
+  return (
+    <Card title="New subscription">
+      <form
+        className="space-y-3"
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate();
+        }}
+      >
+        <label className="block text-xs font-medium text-slate-600">
+          URL
+          <input className={inputClass} value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/webhooks" />
+        </label>
+        <fieldset>
+          <legend className="text-xs font-medium text-slate-600">Events</legend>
+          <div className="mt-1 grid grid-cols-2 gap-1 md:grid-cols-3">
+            {allowedEvents.map((ev) => (
+              <label key={ev} className="flex items-center gap-2 text-sm">
+                <input
+                  type="checkbox"
+                  checked={events.includes(ev)}
+                  onChange={(e) => setEvents((cur) => (e.target.checked ? [...cur, ev] : cur.filter((x) => x !== ev)))}
+                />
+                {ev}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <label className="block text-xs font-medium text-slate-600">
+          Signing secret (leave blank to generate one)
+          <input className={inputClass} value={secret} onChange={(e) => setSecret(e.target.value)} autoComplete="off" />
+        </label>
+        {create.isError && <ErrorNote>{errorText(create.error)}</ErrorNote>}
+        {create.data?.secret && (
+          <div className="rounded-md bg-amber-50 p-3 text-sm text-amber-900" data-testid="generated-secret">
+            Signing secret, shown only now: <code className="select-all font-mono">{create.data.secret}</code>
+          </div>
+        )}
+        <Button type="submit" disabled={create.isPending || !url || events.length === 0}>
+          Create subscription
+        </Button>
+      </form>
+    </Card>
+  );
+}
+
+export function WebhooksScreen() {
+  const qc = useQueryClient();
+  const [failedOnly, setFailedOnly] = useState(false);
+  const subs = useQuery({ queryKey: webhookKeys.subscriptions, queryFn: webhooksApi.list });
+  // the delivery machinery updates rows in the background: poll while the page is open
+  const deliveries = useQuery({ queryKey: webhookKeys.deliveries(failedOnly), queryFn: () => webhooksApi.deliveries(failedOnly), refetchInterval: 2_000 });
+  const disable = useMutation({
+    mutationFn: webhooksApi.disable,
+    onSuccess: () => void qc.invalidateQueries({ queryKey: webhookKeys.subscriptions }),
+  });
+  const redeliver = useMutation({
+    mutationFn: webhooksApi.redeliver,
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ["webhooks", "deliveries"] }),
+  });
+
+  return (
+    <div className="space-y-6">
+      <Card title="Subscriptions">
+        {subs.isError && <ErrorNote>{errorText(subs.error)}</ErrorNote>}
+        {disable.isError && <ErrorNote>{errorText(disable.error)}</ErrorNote>}
+        <Table head={["URL", "Events", "Status", "Created", ""]} empty={subs.data?.subscriptions.length === 0 && <p className="p-4 text-sm text-slate-500">No subscriptions.</p>}>
+          {subs.data?.subscriptions.map((s) => (
+            <tr key={s.id} data-testid="subscription-row">
+              <Td className="max-w-xs truncate font-mono text-xs">{s.url}</Td>
+              <Td className="whitespace-normal text-xs">{s.events.join(", ")}</Td>
+              <Td>{s.active ? <Badge tone="green">active</Badge> : <Badge>disabled</Badge>}</Td>
+              <Td>{formatTime(s.createdAt)}</Td>
+              <Td>
+                {s.active && (
+                  <Button variant="secondary" disabled={disable.isPending} onClick={() => disable.mutate(s.id)}>
+                    Disable
+                  </Button>
+                )}
+              </Td>
+            </tr>
+          ))}
+        </Table>
+      </Card>
+      {subs.data && <CreateSubscription allowedEvents={subs.data.allowedEvents} />}
+      <Card
+        title="Delivery log"
+        actions={
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" checked={failedOnly} onChange={(e) => setFailedOnly(e.target.checked)} />
+            Failed only
+          </label>
+        }
+      >
+        {deliveries.isError && <ErrorNote>{errorText(deliveries.error)}</ErrorNote>}
+        {redeliver.isError && <ErrorNote>{errorText(redeliver.error)}</ErrorNote>}
+        <Table head={["Created", "Event", "Target", "Status", "Attempts", ""]} empty={deliveries.data?.deliveries.length === 0 && <p className="p-4 text-sm text-slate-500">No deliveries.</p>}>
+          {deliveries.data?.deliveries.map((d) => (
+            <tr key={d.id} data-testid="delivery-row" data-status={d.status} className="align-top">
+              <Td>{formatTime(d.createdAt)}</Td>
+              <Td className="font-mono text-xs">{d.eventType}</Td>
+              <Td className="max-w-[14rem] truncate font-mono text-xs">{d.url ?? d.subscriptionId}</Td>
+              <Td>
+                <Badge tone={deliveryTone(d.status)}>{d.status}</Badge>
+                {d.lastError && <div className="mt-1 max-w-[14rem] truncate text-xs text-red-700">{d.lastError}</div>}
+              </Td>
+              <Td className="whitespace-normal">
+                <ol className="space-y-0.5 text-xs">
+                  {d.attemptLog.map((a) => (
+                    <li key={a.attempt} className="font-mono">
+                      #{a.attempt} {formatTime(a.startedAt).slice(11)} · {a.responseStatus ?? "no response"} · {a.durationMs} ms
+                      {a.error && <span className="text-red-700"> · {a.error}</span>}
+                    </li>
+                  ))}
+                </ol>
+              </Td>
+              <Td>
+                {d.status === "failed" && (
+                  <Button variant="secondary" disabled={redeliver.isPending} onClick={() => redeliver.mutate(d.id)}>
+                    Redeliver
+                  </Button>
+                )}
+              </Td>
+            </tr>
+          ))}
+        </Table>
+      </Card>
+    </div>
+  );
+}
