@@ -50,7 +50,7 @@ const DAY_MS = 86_400_000;
 /**
  * Transactions newest first (by the interface's timestamp), keyset-paginated over the
  * (clientId, occurredAt) index, or (clientId, userId, occurredAt) when a user is chosen;
- * the risk-level and status filters use their partial-key indexes (migration dashboard_indexes).
+ * the risk-level and status filters have (clientId, riskLevel|status, occurredAt) indexes (migration dashboard_indexes).
  */
 export async function listTransactions({
   clientId,

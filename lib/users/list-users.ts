@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { prisma } from "@/lib/db";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { STORED_USER_STATUSES } from "@/lib/users/schemas";
 
-// Dashboard users list (not part of /v1): search by id, name or email, status filter, keyset by id.
+// Dashboard users list (not part of /v1): search by id, name or email prefix, status filter, keyset by id.
 
 const emptyAsUndefined = (v: unknown) => (v === "" || v === null ? undefined : v);
 
@@ -28,9 +28,28 @@ export type TUserListItem = {
   updatedAt: number;
 };
 
+/** LIKE pattern for "starts with", the user's %, _ and \\ taken literally. */
+function prefixPattern(q: string): string {
+  return `${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+type TUserRow = {
+  id: string;
+  firstName: string | null;
+  lastName: string | null;
+  email: string | null;
+  phone: string | null;
+  status: string;
+  riskLevel: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
 /**
  * Users ordered by id (the primary key, or (clientId, status, id) with a status filter), `after` the
- * last id of the previous page. A search matches the exact id or a substring of id, name or email.
+ * last id of the previous page. A search matches a case-insensitive prefix of the id, the email, the
+ * first or the last name: each arm has its own expression index (migration dashboard_indexes), so a
+ * search never scans the client's users.
  */
 export async function listUsers({
   clientId,
@@ -39,37 +58,18 @@ export async function listUsers({
   clientId: string;
   query: TListUsersQuery;
 }): Promise<{ users: TUserListItem[]; nextCursor: string | null }> {
-  const q = query.q;
-  const where: Prisma.UserWhereInput = {
-    clientId,
-    ...(query.status && { status: query.status }),
-    ...(query.after && { id: { gt: query.after } }),
-    ...(q && {
-      OR: [
-        { id: q },
-        { id: { contains: q, mode: "insensitive" } },
-        { email: { contains: q, mode: "insensitive" } },
-        { firstName: { contains: q, mode: "insensitive" } },
-        { lastName: { contains: q, mode: "insensitive" } },
-      ],
-    }),
-  };
-  const rows = await prisma.user.findMany({
-    where,
-    orderBy: { id: "asc" },
-    take: query.limit + 1,
-    select: {
-      id: true,
-      firstName: true,
-      lastName: true,
-      email: true,
-      phone: true,
-      status: true,
-      riskLevel: true,
-      createdAt: true,
-      updatedAt: true,
-    },
-  });
+  const conditions: Prisma.Sql[] = [Prisma.sql`"clientId" = ${clientId}`];
+  if (query.status) conditions.push(Prisma.sql`status = ${query.status}`);
+  if (query.after) conditions.push(Prisma.sql`id > ${query.after}`);
+  if (query.q) {
+    const p = prefixPattern(query.q);
+    conditions.push(Prisma.sql`(id = ${query.q} OR lower(id) LIKE ${p} OR lower(email) LIKE ${p}
+      OR lower("firstName") LIKE ${p} OR lower("lastName") LIKE ${p})`);
+  }
+  const rows = await prisma.$queryRaw<TUserRow[]>(Prisma.sql`
+    SELECT id, "firstName", "lastName", email, phone, status, "riskLevel", "createdAt", "updatedAt"
+    FROM users WHERE ${Prisma.join(conditions, " AND ")}
+    ORDER BY id LIMIT ${query.limit + 1}`);
   const page = rows.slice(0, query.limit);
   return {
     nextCursor: rows.length > query.limit ? (page[page.length - 1]?.id ?? null) : null,

@@ -449,6 +449,10 @@ describe("users", () => {
       query: ZListUsersQuery.parse({ q: "U-2@MAIL" }),
     });
     expect(byEmail.users.map((u) => u.id)).toEqual(["u-2"]);
+    const byId = await listUsers({ clientId: a.clientId, query: ZListUsersQuery.parse({ q: "u-" }) });
+    expect(byId.users.map((u) => u.id)).toEqual(["u-1", "u-2"]);
+    const literal = await listUsers({ clientId: a.clientId, query: ZListUsersQuery.parse({ q: "u_" }) });
+    expect(literal.users).toEqual([]);
     const blocked = await listUsers({
       clientId: a.clientId,
       query: ZListUsersQuery.parse({ status: "blocked" }),

@@ -1,0 +1,270 @@
+// Reviewer dashboard data loads at volume: seeds a scratch PostgreSQL database with 1,000,000
+// transactions (30 days, 100,000 users) and 100,000 alerts using generate_series, then times the
+// functions behind the overview, alerts queue, transactions list, transaction page and user page.
+// Usage: npx tsx bench/dashboard-seed.ts
+// Environment: DASHBOARD_BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/rss_dashboard_bench),
+// DASHBOARD_BENCH_REUSE=1 to time an already seeded database again.
+import { spawnSync } from "node:child_process";
+import pg from "pg";
+
+const DB_URL =
+  process.env.DASHBOARD_BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/rss_dashboard_bench";
+const TRANSACTIONS = 1_000_000;
+const USERS = 100_000;
+const ALERTS = 100_000;
+const RUNS = 7;
+
+function log(msg: string) {
+  console.log(`[dashboard-bench] ${msg}`);
+}
+
+async function sql(url: string, text: string): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+function adminUrl(): string {
+  const u = new URL(DB_URL);
+  u.pathname = "/postgres";
+  return u.toString();
+}
+
+async function seed(): Promise<void> {
+  const name = new URL(DB_URL).pathname.slice(1);
+  await sql(adminUrl(), `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await sql(adminUrl(), `CREATE DATABASE "${name}"`);
+  const migrate = spawnSync(process.execPath, ["node_modules/prisma/build/index.js", "migrate", "deploy"], {
+    env: { ...process.env, DATABASE_URL: DB_URL },
+    stdio: "pipe",
+  });
+  if (migrate.status !== 0) throw new Error(`migrate failed: ${migrate.stderr.toString()}`);
+
+  const { createClient } = await import("@/lib/clients/create-client");
+  const { seedDemoRules } = await import("@/lib/rules/demo-rules");
+  const { screenTransaction } = await import("@/lib/screening/screen-transaction");
+  const { prisma } = await import("@/lib/db");
+  const { clientId } = await createClient({ name: "Dashboard bench", type: "consumer", features: [] });
+  // A second client's rows make every query prove it filters by client rather than scanning one tenant.
+  const other = await createClient({ name: "Other tenant", type: "consumer", features: [] });
+  await seedDemoRules(clientId);
+  const t0 = Date.now();
+  const secs = () => `${((Date.now() - t0) / 1000).toFixed(0)} s`;
+
+  await prisma.$executeRawUnsafe(`
+    INSERT INTO users ("clientId", id, "firstName", "lastName", email, phone, status, data, "createdAt", "updatedAt")
+    SELECT '${clientId}', 'user-' || g, (array['Ana','Bruno','Chen','Dara','Eli','Fatima','Goran','Hana'])[1 + g % 8],
+      'Surname' || g, 'user' || g || '@mail.test', '+3519' || lpad(g::text, 8, '0'),
+      CASE WHEN g % 50 = 0 THEN 'blocked' WHEN g % 20 = 0 THEN 'inactive' ELSE 'active' END,
+      jsonb_build_object('id', 'user-' || g), now() - interval '400 days' + g * interval '1 minute', now()
+    FROM generate_series(0, ${USERS - 1}) g`);
+  log(`users: ${USERS} (${secs()})`);
+
+  const batch = 250_000;
+  for (let start = 0; start < TRANSACTIONS; start += batch) {
+    const end = Math.min(TRANSACTIONS, start + batch) - 1;
+    // riskLevel mix: 80 % low, 12 % medium, 6 % high, 1.5 % very_high, 0.5 % n/a; spread over 30 days
+    await prisma.$executeRawUnsafe(`
+      INSERT INTO transactions ("clientId", id, "userId", "merchantId", status, direction, "paymentMethod",
+        "currencyCode", amount, "occurredAt", data, "bodyHash", "riskLevel", "recommendedAction", "assessedAt",
+        "createdAt", "updatedAt")
+      SELECT '${clientId}', 'tx-' || g, 'user-' || (g % ${USERS}), 'm' || (g % 500),
+        (array['APPROVED','APPROVED','APPROVED','PENDING','DECLINED','FAILED'])[1 + g % 6],
+        CASE WHEN g % 4 = 0 THEN 'payout' ELSE 'payin' END, 'card', 'EUR', (g % 20000) + 0.5,
+        now() - (g * interval '2.592 seconds'),
+        jsonb_build_object('id', 'tx-' || g, 'userId', 'user-' || (g % ${USERS}), 'amount', (g % 20000) + 0.5,
+          'currencyCode', 'EUR', 'status', 'APPROVED', 'paymentMethod', 'card', 'card', jsonb_build_object('bin', '411111')),
+        md5(g::text),
+        CASE WHEN g % 200 < 160 THEN 'low' WHEN g % 200 < 184 THEN 'medium' WHEN g % 200 < 196 THEN 'high'
+             WHEN g % 200 < 199 THEN 'very_high' ELSE 'n/a' END,
+        CASE WHEN g % 200 < 160 THEN 'ALLOW' WHEN g % 200 < 184 THEN 'REVIEW' WHEN g % 200 < 196 THEN 'STEP_UP_ID'
+             WHEN g % 200 < 199 THEN 'BLOCK' ELSE 'ALLOW' END,
+        now() - (g * interval '2.592 seconds'), now() - (g * interval '2.592 seconds'), now()
+      FROM generate_series(${start}, ${end}) g`);
+    log(`transactions: ${end + 1} (${secs()})`);
+  }
+  await prisma.$executeRawUnsafe(`
+    INSERT INTO transactions ("clientId", id, "userId", status, "currencyCode", amount, "occurredAt", data, "bodyHash",
+      "riskLevel", "recommendedAction", "assessedAt")
+    SELECT '${other.clientId}', 'tx-' || g, 'user-' || (g % 1000), 'APPROVED', 'EUR', 10, now() - g * interval '1 minute',
+      '{}'::jsonb, md5(g::text), 'very_high', 'BLOCK', now()
+    FROM generate_series(0, 49999) g`);
+
+  const rules = await prisma.rule.findMany({
+    where: { clientId, subject: "transaction" },
+    include: { versions: true },
+  });
+  const ruleRows = rules.map((r) => {
+    const v = r.versions[0]!;
+    return `('${r.id}', '${r.ruleId}', '${v.id}', '${v.name.replace(/'/g, "''")}', '${v.riskLevel}', '${v.recommendedAction}')`;
+  });
+  await prisma.$executeRawUnsafe(`
+    WITH r(ref, rid, vid, name, level, action) AS (VALUES ${ruleRows.join(",")}),
+         numbered AS (SELECT row_number() OVER () - 1 AS i, * FROM r)
+    INSERT INTO alerts (id, "clientId", "transactionId", "userId", "ruleRef", "ruleId", "ruleVersionId", "ruleName",
+      level, reason, "recommendedAction", status, "reviewedBy", "reviewedAt", "createdAt")
+    SELECT 'alert-' || g, '${clientId}', 'tx-' || (g * 10), 'user-' || ((g * 10) % ${USERS}), n.ref, n.rid, n.vid, n.name,
+      n.level, 'seeded', n.action,
+      CASE WHEN g % 10 < 6 THEN 'open' WHEN g % 10 < 8 THEN 'cleared' WHEN g % 10 < 9 THEN 'confirmed' ELSE 'escalated' END,
+      CASE WHEN g % 10 < 6 THEN NULL ELSE 'rev@demo.test' END,
+      CASE WHEN g % 10 < 6 THEN NULL ELSE now() END,
+      now() - (g * 10 * interval '2.592 seconds')
+    FROM generate_series(0, ${ALERTS - 1}) g
+    JOIN numbered n ON n.i = g % ${ruleRows.length}`);
+  log(`alerts: ${ALERTS} (${secs()})`);
+
+  // A few real screenings (decision, alerts, rule versions) for the transaction page.
+  const client = { id: clientId, type: "consumer" as const, features: new Set<string>(), actions: [] };
+  for (let i = 0; i < 5; i++)
+    await screenTransaction({
+      client: client as never,
+      body: {
+        id: `bench-live-${i}`,
+        userId: "user-7",
+        status: "PENDING",
+        currencyCode: "EUR",
+        amount: 60_000 + i,
+        timestamp: Date.now() - 1000 * (5 - i),
+      } as never,
+    });
+  await prisma.$executeRawUnsafe("VACUUM ANALYZE");
+  log(`seeded in ${secs()}`);
+  await sql(DB_URL, `CREATE TABLE IF NOT EXISTS bench_state (client_id text)`);
+  await sql(DB_URL, `DELETE FROM bench_state; INSERT INTO bench_state VALUES ('${clientId}')`);
+}
+
+async function time(
+  label: string,
+  fn: () => Promise<unknown>,
+  results: { label: string; median: number; max: number }[],
+) {
+  await fn(); // warm-up: plan cache, connection pool
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    await fn();
+    samples.push(performance.now() - t);
+  }
+  samples.sort((a, b) => a - b);
+  const median = samples[Math.floor(samples.length / 2)]!;
+  const max = samples[samples.length - 1]!;
+  results.push({ label, median, max });
+  log(
+    `${label.padEnd(58)} median ${median.toFixed(1).padStart(7)} ms   max ${max.toFixed(1).padStart(7)} ms`,
+  );
+}
+
+async function main(): Promise<void> {
+  process.env.DATABASE_URL = DB_URL;
+  if (process.env.DASHBOARD_BENCH_REUSE !== "1") await seed();
+  const clientId = (await sql(DB_URL, "SELECT client_id FROM bench_state")).rows[0].client_id as string;
+
+  const { listAlerts } = await import("@/lib/alerts/list-alerts");
+  const { ZListAlertsQuery } = await import("@/lib/alerts/schemas");
+  const { listTransactions, ZListTransactionsQuery } = await import("@/lib/transactions/list-transactions");
+  const { getTransactionDetail } = await import("@/lib/transactions/get-transaction-detail");
+  const { getUserProfile } = await import("@/lib/users/get-user-profile");
+  const { listUsers, ZListUsersQuery } = await import("@/lib/users/list-users");
+  const { getOverview } = await import("@/lib/overview/get-overview");
+  const { prisma } = await import("@/lib/db");
+
+  const counts = await prisma.$queryRawUnsafe<{ t: bigint; a: bigint }[]>(
+    `SELECT (SELECT count(*) FROM transactions) AS t, (SELECT count(*) FROM alerts) AS a`,
+  );
+  log(`database: ${counts[0]!.t} transactions, ${counts[0]!.a} alerts`);
+  const today = new Date().toISOString().slice(0, 10);
+  const weekAgo = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
+  const deep = await (async () => {
+    let cursor: string | undefined;
+    for (let i = 0; i < 40; i++)
+      cursor =
+        (await listAlerts({ clientId, query: ZListAlertsQuery.parse({ limit: "100", cursor }) }))
+          .nextCursor ?? undefined;
+    return cursor;
+  })();
+
+  const results: { label: string; median: number; max: number }[] = [];
+  const alerts = (q: Record<string, string | undefined>) => () =>
+    listAlerts({ clientId, query: ZListAlertsQuery.parse(q), currentUserId: "x" });
+  const txs = (q: Record<string, string | undefined>) => () =>
+    listTransactions({ clientId, query: ZListTransactionsQuery.parse(q) });
+  await time(
+    "overview (24 h screenings, levels, actions, open, top rules)",
+    () => getOverview({ clientId }),
+    results,
+  );
+  await time("alerts queue: first page (open, 50)", alerts({}), results);
+  await time(
+    "alerts queue: page 41 by cursor (open, 100/page)",
+    alerts({ limit: "100", cursor: deep }),
+    results,
+  );
+  await time("alerts queue: level=very_high", alerts({ level: "very_high" }), results);
+  await time(
+    "alerts queue: rule=TX-BLOCKED-USER, all statuses",
+    alerts({ ruleId: "TX-BLOCKED-USER", status: "all" }),
+    results,
+  );
+  await time("alerts queue: escalated, last 7 days", alerts({ status: "escalated", from: weekAgo }), results);
+  await time("alerts queue: assigned to me (none)", alerts({ assigned: "me" }), results);
+  await time("transactions: first page (50)", txs({}), results);
+  await time("transactions: riskLevel=very_high", txs({ riskLevel: "very_high" }), results);
+  await time(
+    "transactions: status=FAILED, riskLevel=n/a",
+    txs({ status: "FAILED", riskLevel: "n/a" }),
+    results,
+  );
+  await time("transactions: userId=user-42", txs({ userId: "user-42" }), results);
+  await time("transactions: date range (one day, 7 d ago)", txs({ from: weekAgo, to: weekAgo }), results);
+  await time("transactions: status=CHARGEBACK (no match)", txs({ status: "CHARGEBACK" }), results);
+  await time(
+    "transaction page (live screening, 5 rules fired)",
+    () => getTransactionDetail({ clientId, transactionId: "bench-live-4" }),
+    results,
+  );
+  await time(
+    "transaction page (seeded row)",
+    () => getTransactionDetail({ clientId, transactionId: "tx-123450" }),
+    results,
+  );
+  await time(
+    "user page (profile, history, comments + 50 transactions)",
+    () =>
+      Promise.all([
+        getUserProfile({ clientId, userId: "user-7" }),
+        listTransactions({ clientId, query: ZListTransactionsQuery.parse({ userId: "user-7" }) }),
+      ]),
+    results,
+  );
+  await time("users: first page", () => listUsers({ clientId, query: ZListUsersQuery.parse({}) }), results);
+  await time(
+    "users: search 'user4242'",
+    () => listUsers({ clientId, query: ZListUsersQuery.parse({ q: "user4242" }) }),
+    results,
+  );
+  await time(
+    "users: status=blocked",
+    () => listUsers({ clientId, query: ZListUsersQuery.parse({ status: "blocked" }) }),
+    results,
+  );
+  void today;
+  await prisma.$disconnect();
+  console.log(
+    JSON.stringify(
+      results.map((r) => ({
+        ...r,
+        median: Math.round(r.median * 10) / 10,
+        max: Math.round(r.max * 10) / 10,
+      })),
+    ),
+  );
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
