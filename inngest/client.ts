@@ -1,5 +1,6 @@
 import { Inngest } from "inngest";
 import { env } from "@/lib/env";
+import { inngestLogger } from "@/lib/jobs/inngest-logger";
 import { inngestDevMode, servingSigningKey } from "@/lib/jobs/signing-key";
 
 export const INNGEST_APP_ID = "risk-screening";
@@ -12,4 +13,6 @@ export const inngest = new Inngest({
   baseUrl: env.INNGEST_BASE_URL,
   signingKey: servingSigningKey(),
   isDev: inngestDevMode(),
+  logger: inngestLogger,
+  internalLogger: inngestLogger,
 });
