@@ -23,19 +23,22 @@ export const ZAssignAlert = z.object({ alertId: z.string().min(1), assign: z.boo
 
 export const ALERTS_MAX_LIMIT = 100;
 
-/** Epoch ms or an ISO date (the date inputs of the filter form), as a Date. */
-const ZDateParam = z
-  .string()
-  .trim()
-  .min(1)
-  .transform((v, ctx) => {
-    const d = /^\d+$/.test(v) ? new Date(Number(v)) : new Date(v);
-    if (Number.isNaN(d.getTime())) {
-      ctx.addIssue({ code: "custom", message: "Expected a date" });
-      return z.NEVER;
-    }
-    return d;
-  });
+/** Epoch ms or an ISO date (the date inputs of the filter form), as a Date; a bare day ending `to` means its end. */
+function ZDateParam(edge: "start" | "end") {
+  return z
+    .string()
+    .trim()
+    .min(1)
+    .transform((v, ctx) => {
+      const day = /^\d{4}-\d{2}-\d{2}$/.test(v);
+      const d = /^\d+$/.test(v) ? new Date(Number(v)) : new Date(day ? `${v}T00:00:00.000Z` : v);
+      if (Number.isNaN(d.getTime())) {
+        ctx.addIssue({ code: "custom", message: "Expected a date" });
+        return z.NEVER;
+      }
+      return day && edge === "end" ? new Date(d.getTime() + 86_400_000 - 1) : d;
+    });
+}
 
 const emptyAsUndefined = (v: unknown) => (v === "" || v === null ? undefined : v);
 
@@ -44,8 +47,8 @@ export const ZListAlertsQuery = z.object({
   level: z.preprocess(emptyAsUndefined, z.enum(RISK_LEVELS).optional()),
   ruleId: z.preprocess(emptyAsUndefined, z.string().max(200).optional()),
   assigned: z.preprocess(emptyAsUndefined, z.enum(["me", "unassigned"]).optional()),
-  from: z.preprocess(emptyAsUndefined, ZDateParam.optional()),
-  to: z.preprocess(emptyAsUndefined, ZDateParam.optional()),
+  from: z.preprocess(emptyAsUndefined, ZDateParam("start").optional()),
+  to: z.preprocess(emptyAsUndefined, ZDateParam("end").optional()),
   cursor: z.preprocess(emptyAsUndefined, z.string().max(200).optional()),
   limit: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(ALERTS_MAX_LIMIT).default(50)),
 });

@@ -1,0 +1,43 @@
+import { AlertsQueue } from "@/components/alerts/alerts-queue";
+import { PageHeader } from "@/components/ui";
+import { alertRuleOptions } from "@/lib/alerts/list-alerts";
+import { REVIEW_READ_ROLES, REVIEW_WRITE_ROLES } from "@/lib/alerts/roles";
+import { requirePageRole } from "@/lib/auth/session";
+
+type TSearch = Record<string, string | string[] | undefined>;
+
+function one(v: string | string[] | undefined): string | undefined {
+  return (Array.isArray(v) ? v[0] : v) || undefined;
+}
+
+export default async function AlertsPage({ searchParams }: { searchParams: Promise<TSearch> }) {
+  const user = await requirePageRole(REVIEW_READ_ROLES);
+  const sp = await searchParams;
+  const rules = await alertRuleOptions({ clientId: user.clientId });
+  const canReview = REVIEW_WRITE_ROLES.includes(user.role);
+  return (
+    <div>
+      <PageHeader
+        title="Alerts"
+        subtitle={
+          canReview
+            ? "Open alerts, newest first. Assign one to yourself and record a verdict."
+            : "Read-only for reporting officers."
+        }
+      />
+      <AlertsQueue
+        currentUserId={user.id}
+        canReview={canReview}
+        ruleIds={rules.map((r) => r.ruleId)}
+        initialFilters={{
+          status: one(sp.status) ?? "open",
+          level: one(sp.level),
+          ruleId: one(sp.ruleId),
+          assigned: one(sp.assigned),
+          from: one(sp.from),
+          to: one(sp.to),
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,151 @@
+import { notFound } from "next/navigation";
+import { TransactionsTable } from "@/components/transactions/transactions-table";
+import { CommentForm } from "@/components/users/comment-form";
+import { StatusActions } from "@/components/users/status-actions";
+import { UserStatusBadge } from "@/components/users/users-table";
+import { Badge, Card, formatTime, LevelBadge, PageHeader, Table, Td } from "@/components/ui";
+import { REVIEW_READ_ROLES, REVIEW_WRITE_ROLES } from "@/lib/alerts/roles";
+import { requirePageRole } from "@/lib/auth/session";
+import { ApiError } from "@/lib/http/errors";
+import { getUserProfile, type TUserProfile } from "@/lib/users/get-user-profile";
+
+async function load(clientId: string, userId: string): Promise<TUserProfile> {
+  try {
+    return await getUserProfile({ clientId, userId });
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) notFound();
+    throw err;
+  }
+}
+
+function summary(data: unknown, keys: string[]): string {
+  if (!data || typeof data !== "object") return "";
+  const rec = data as Record<string, unknown>;
+  return keys
+    .map((k) => rec[k])
+    .filter((v) => v !== undefined && v !== null && typeof v !== "object")
+    .join(" · ");
+}
+
+export default async function UserPage({ params }: { params: Promise<{ userId: string }> }) {
+  const viewer = await requirePageRole(REVIEW_READ_ROLES);
+  const { userId } = await params;
+  const p = await load(viewer.clientId, decodeURIComponent(userId));
+  const u = p.user;
+  const canAct = REVIEW_WRITE_ROLES.includes(viewer.role);
+  const name = [u.firstName, u.lastName].filter(Boolean).join(" ");
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title={name ? `${name} (${u.id})` : `User ${u.id}`}
+        subtitle={
+          <span className="flex flex-wrap items-center gap-2">
+            <span data-testid="user-status">
+              <UserStatusBadge status={u.status} />
+            </span>
+            {u.statusReason && <span className="text-slate-500">{u.statusReason}</span>}
+            {u.riskLevel && <LevelBadge level={u.riskLevel} />}
+          </span>
+        }
+        actions={canAct ? <StatusActions userId={u.id} status={u.status} /> : undefined}
+      />
+      <div className="grid gap-4 lg:grid-cols-3">
+        <Card title="Profile">
+          <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+            <dt className="text-slate-500">Email</dt>
+            <dd>{u.email ?? "—"}</dd>
+            <dt className="text-slate-500">Phone</dt>
+            <dd>{u.phone ?? "—"}</dd>
+            <dt className="text-slate-500">Created</dt>
+            <dd>{formatTime(u.createdAt)}</dd>
+            <dt className="text-slate-500">Updated</dt>
+            <dd>{formatTime(u.updatedAt)}</dd>
+            <dt className="text-slate-500">Onboarding</dt>
+            <dd>{u.riskLevel ? `${u.riskLevel} / ${u.recommendedAction ?? ""}` : "not screened"}</dd>
+          </dl>
+          <details className="mt-3">
+            <summary className="cursor-pointer text-xs text-slate-500">Latest record as sent</summary>
+            <pre className="mt-2 max-h-64 overflow-auto rounded bg-slate-50 p-2 text-xs">
+              {JSON.stringify(u.data, null, 2)}
+            </pre>
+          </details>
+        </Card>
+        <Card title={`Devices (${p.devices.length})`}>
+          {p.devices.length === 0 ? (
+            <p className="text-sm text-slate-500">No devices.</p>
+          ) : (
+            <ul className="divide-y divide-slate-100 text-sm">
+              {p.devices.map((d) => (
+                <li key={d.id} className="py-1.5">
+                  <div className="font-mono text-xs">{d.id}</div>
+                  <div className="text-xs text-slate-500">
+                    {[d.fingerprint, d.ipAddress, summary(d.data, ["platform", "os", "model", "browser"])]
+                      .filter(Boolean)
+                      .join(" · ")}
+                  </div>
+                  <div className="text-xs text-slate-400">last seen {formatTime(d.lastSeenAt)}</div>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+        <Card title={`Payment instruments (${p.instruments.length})`}>
+          {p.instruments.length === 0 ? (
+            <p className="text-sm text-slate-500">No payment instruments.</p>
+          ) : (
+            <ul className="divide-y divide-slate-100 text-sm">
+              {p.instruments.map((i) => (
+                <li key={i.id} className="py-1.5">
+                  <div className="flex items-center gap-2">
+                    <span className="font-mono text-xs">{i.id}</span>
+                    <Badge>{i.method ?? "?"}</Badge>
+                    <Badge tone={i.status === "linked" ? "green" : "slate"}>{i.status}</Badge>
+                    {i.inferred && <Badge tone="blue">inferred</Badge>}
+                  </div>
+                  <div className="text-xs text-slate-500">{formatTime(i.updatedAt)}</div>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+      </div>
+
+      <Card title="Transactions">
+        <TransactionsTable initialFilters={{}} fixedUserId={u.id} />
+      </Card>
+
+      <div className="grid gap-4 lg:grid-cols-2">
+        <Card title="Status history">
+          <Table head={["When", "Change", "Source", "By / comment"]}>
+            {p.statusHistory.map((s) => (
+              <tr key={s.id} data-testid="status-history-row">
+                <Td className="text-xs text-slate-500">{formatTime(s.createdAt)}</Td>
+                <Td>
+                  {s.fromStatus ?? "new"} → <span className="font-medium">{s.toStatus}</span>
+                </Td>
+                <Td className="text-xs">{s.source}</Td>
+                <Td className="whitespace-normal text-xs">
+                  {[s.reviewer, s.reason, s.comment].filter(Boolean).join(" · ") || "—"}
+                </Td>
+              </tr>
+            ))}
+          </Table>
+        </Card>
+        <Card title={`Comments (${p.comments.length})`}>
+          <ul className="mb-4 max-h-96 space-y-2 overflow-auto" data-testid="user-comments">
+            {p.comments.map((c) => (
+              <li key={c.id} className="rounded-md bg-slate-50 p-2 text-sm">
+                <p>{c.comment}</p>
+                <p className="text-xs text-slate-500">
+                  {c.commenter} · {formatTime(c.createdAt)} · {c.source}
+                  {c.transactionId && <> · on {c.transactionId}</>}
+                </p>
+              </li>
+            ))}
+          </ul>
+          {canAct && <CommentForm userId={u.id} />}
+        </Card>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,233 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname, useRouter } from "next/navigation";
+import { useState } from "react";
+import { AlertStatusBadge } from "@/components/alerts/status-badge";
+import { ReviewDialog } from "@/components/alerts/review-dialog";
+import type { TAlertFilters } from "@/components/alerts/query";
+import { Button, ErrorNote, formatTime, inputClass, LevelBadge, Table, Td } from "@/components/ui";
+import type { TAlertListItem } from "@/lib/alerts/list-alerts";
+import { useAlerts, useAssignAlert } from "@/hooks/use-alerts";
+
+const LEVELS = ["very_high", "high", "medium", "medium_low", "low"];
+const STATUSES = ["open", "escalated", "cleared", "confirmed", "all"];
+
+export function AlertsQueue({
+  initialFilters,
+  ruleIds,
+  currentUserId,
+  canReview,
+}: {
+  initialFilters: TAlertFilters;
+  ruleIds: string[];
+  currentUserId: string;
+  canReview: boolean;
+}) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const [filters, setFilters] = useState<TAlertFilters>(initialFilters);
+  // Keyset pages: the cursors of the pages behind the current one, so "Newer" goes back exactly.
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const cursor = cursors[cursors.length - 1];
+  const [reviewing, setReviewing] = useState<TAlertListItem | null>(null);
+  const { data, isPending, isFetching, error } = useAlerts(filters, cursor);
+  const assign = useAssignAlert();
+
+  function update(patch: Partial<TAlertFilters>) {
+    const next = { ...filters, ...patch };
+    setFilters(next);
+    setCursors([undefined]);
+    const search = new URLSearchParams(Object.entries(next).filter((e): e is [string, string] => !!e[1]));
+    router.replace(`${pathname}?${search.toString()}`, { scroll: false });
+  }
+
+  return (
+    <div className="space-y-4">
+      <form
+        className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-3"
+        onSubmit={(e) => e.preventDefault()}
+      >
+        <label className="text-xs font-medium text-slate-600">
+          Status
+          <select
+            className={inputClass}
+            value={filters.status}
+            onChange={(e) => update({ status: e.target.value })}
+          >
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="text-xs font-medium text-slate-600">
+          Level
+          <select
+            className={inputClass}
+            value={filters.level ?? ""}
+            onChange={(e) => update({ level: e.target.value || undefined })}
+          >
+            <option value="">any</option>
+            {LEVELS.map((l) => (
+              <option key={l} value={l}>
+                {l.replace("_", " ")}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="text-xs font-medium text-slate-600">
+          Rule
+          <select
+            className={inputClass}
+            value={filters.ruleId ?? ""}
+            onChange={(e) => update({ ruleId: e.target.value || undefined })}
+          >
+            <option value="">any</option>
+            {ruleIds.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="text-xs font-medium text-slate-600">
+          Assignee
+          <select
+            className={inputClass}
+            value={filters.assigned ?? ""}
+            onChange={(e) => update({ assigned: e.target.value || undefined })}
+          >
+            <option value="">anyone</option>
+            <option value="me">me</option>
+            <option value="unassigned">unassigned</option>
+          </select>
+        </label>
+        <label className="text-xs font-medium text-slate-600">
+          From
+          <input
+            type="date"
+            className={inputClass}
+            value={filters.from ?? ""}
+            onChange={(e) => update({ from: e.target.value || undefined })}
+          />
+        </label>
+        <label className="text-xs font-medium text-slate-600">
+          To
+          <input
+            type="date"
+            className={inputClass}
+            value={filters.to ?? ""}
+            onChange={(e) => update({ to: e.target.value || undefined })}
+          />
+        </label>
+        {isFetching && <span className="pb-2 text-xs text-slate-400">Loading…</span>}
+      </form>
+
+      {error && <ErrorNote>{error.message}</ErrorNote>}
+      {assign.error && <ErrorNote>{assign.error.message}</ErrorNote>}
+
+      <Table
+        head={["Created", "Level", "Rule", "Transaction", "User", "Status", "Assignee", ""]}
+        empty={
+          !isPending && data?.alerts.length === 0 ? (
+            <p className="p-6 text-center text-sm text-slate-500">No alerts match these filters.</p>
+          ) : null
+        }
+      >
+        {data?.alerts.map((a) => (
+          <tr
+            key={a.id}
+            data-testid="alert-row"
+            data-transaction-id={a.transactionId}
+            className="hover:bg-slate-50"
+          >
+            <Td className="text-xs text-slate-500">{formatTime(a.createdAt)}</Td>
+            <Td>
+              <LevelBadge level={a.level} />
+            </Td>
+            <Td>
+              <div className="font-medium">{a.ruleId}</div>
+              <div className="max-w-56 truncate text-xs text-slate-500" title={a.reason}>
+                {a.ruleName}
+              </div>
+            </Td>
+            <Td>
+              <Link
+                className="font-mono text-brand-700 hover:underline"
+                href={`/dashboard/transactions/${encodeURIComponent(a.transactionId)}`}
+              >
+                {a.transactionId}
+              </Link>
+              {a.transaction && (
+                <div className="text-xs text-slate-500">
+                  {a.transaction.amount} {a.transaction.currencyCode}
+                </div>
+              )}
+            </Td>
+            <Td>
+              {a.userId ? (
+                <Link
+                  className="text-brand-700 hover:underline"
+                  href={`/dashboard/users/${encodeURIComponent(a.userId)}`}
+                >
+                  {a.userName ?? a.userId}
+                </Link>
+              ) : (
+                "—"
+              )}
+            </Td>
+            <Td>
+              <AlertStatusBadge status={a.status} />
+              {a.reviewedBy && <div className="text-xs text-slate-500">{a.reviewedBy}</div>}
+            </Td>
+            <Td className="text-xs">
+              {a.assignedTo ? (a.assignedTo.id === currentUserId ? "me" : a.assignedTo.label) : "—"}
+            </Td>
+            <Td className="text-right">
+              {canReview && (
+                <div className="flex justify-end gap-1">
+                  {a.assignedTo?.id === currentUserId ? (
+                    <Button variant="ghost" onClick={() => assign.mutate({ alertId: a.id, assign: false })}>
+                      Release
+                    </Button>
+                  ) : (
+                    <Button variant="ghost" onClick={() => assign.mutate({ alertId: a.id, assign: true })}>
+                      Assign to me
+                    </Button>
+                  )}
+                  <Button variant="secondary" onClick={() => setReviewing(a)}>
+                    Review
+                  </Button>
+                </div>
+              )}
+            </Td>
+          </tr>
+        ))}
+      </Table>
+
+      <div className="flex items-center justify-between text-sm">
+        <span className="text-slate-500">Page {cursors.length}</span>
+        <div className="flex gap-2">
+          <Button
+            variant="secondary"
+            disabled={cursors.length === 1}
+            onClick={() => setCursors((c) => c.slice(0, -1))}
+          >
+            Newer
+          </Button>
+          <Button
+            variant="secondary"
+            disabled={!data?.nextCursor}
+            onClick={() => data?.nextCursor && setCursors((c) => [...c, data.nextCursor ?? undefined])}
+          >
+            Older
+          </Button>
+        </div>
+      </div>
+
+      {reviewing && <ReviewDialog alert={reviewing} onClose={() => setReviewing(null)} />}
+    </div>
+  );
+}

@@ -1,0 +1,7 @@
+import { Badge } from "@/components/ui";
+
+const TONES = { open: "amber", cleared: "green", confirmed: "red", escalated: "blue" } as const;
+
+export function AlertStatusBadge({ status }: { status: string }) {
+  return <Badge tone={TONES[status as keyof typeof TONES] ?? "slate"}>{status}</Badge>;
+}

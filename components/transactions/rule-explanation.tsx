@@ -1,0 +1,56 @@
+import { Badge, LevelBadge } from "@/components/ui";
+import type { TRuleExplanation } from "@/lib/transactions/get-transaction-detail";
+
+function show(value: unknown): string {
+  return value === null ? "null" : typeof value === "string" ? `"${value}"` : String(value);
+}
+
+/** One evaluated rule: its version, the CEL condition, and the values that decided it. */
+export function RuleExplanation({ rule }: { rule: TRuleExplanation }) {
+  const values = Object.entries(rule.values);
+  const aggregates = Object.entries(rule.aggregates);
+  return (
+    <li
+      className="rounded-md border border-slate-200 p-3"
+      data-testid="rule-explanation"
+      data-rule-id={rule.ruleId}
+    >
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="font-medium">{rule.ruleId}</span>
+        <span className="text-sm text-slate-600">{rule.name}</span>
+        <LevelBadge level={rule.level} />
+        <Badge>{rule.recommendedAction}</Badge>
+        <Badge tone="blue">v{rule.version}</Badge>
+        {rule.status !== "active" && <Badge tone="amber">{rule.status}</Badge>}
+      </div>
+      {rule.reason && <p className="mt-1 text-sm text-slate-600">{rule.reason}</p>}
+      {rule.condition && (
+        <pre className="mt-2 overflow-x-auto rounded bg-slate-900 p-2 text-xs text-slate-100">
+          {rule.condition}
+        </pre>
+      )}
+      {(values.length > 0 || aggregates.length > 0) && (
+        <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-xs">
+          {values.map(([k, v]) => (
+            <div key={k} className="contents">
+              <dt className="font-mono text-slate-500">{k}</dt>
+              <dd className="font-mono">{show(v)}</dd>
+            </div>
+          ))}
+          {aggregates.map(([k, v]) => (
+            <div key={k} className="contents">
+              <dt className="font-mono text-slate-500">aggregates.{k}</dt>
+              <dd className="font-mono">
+                {show(v)}
+                <span className="ml-2 text-slate-400">
+                  {JSON.stringify(rule.aggregateDefinitions[k] ?? {})}
+                </span>
+              </dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      {rule.error && <p className="mt-2 text-xs text-red-700">Evaluation error: {rule.error}</p>}
+    </li>
+  );
+}
