@@ -1,0 +1,98 @@
+import type { ReactNode } from "react";
+import { Badge, formatTime, Table, Td } from "@/components/ui";
+import type { TAuditEntryOut, TReportStatus } from "@/lib/reports/schemas";
+
+const STATUS_TONES: Record<TReportStatus, "slate" | "green" | "red" | "amber" | "blue"> = {
+  draft: "slate",
+  pending_review: "amber",
+  submitted: "green",
+  rejected: "red",
+  resubmission_required: "red",
+  amended: "blue",
+  archived: "slate",
+};
+
+export function StatusBadge({ status }: { status: TReportStatus }) {
+  return (
+    <span data-testid="report-status" data-status={status}>
+      <Badge tone={STATUS_TONES[status]}>{status.replace("_", " ")}</Badge>
+    </span>
+  );
+}
+
+type TNode = unknown;
+
+function Leaf({ value, path }: { value: TNode; path: string }) {
+  if (value === null)
+    return (
+      <span
+        className="rounded bg-red-100 px-1.5 text-xs font-medium text-red-700"
+        data-testid="content-missing"
+        data-path={path}
+      >
+        missing
+      </span>
+    );
+  return <span className="font-mono text-slate-800">{String(value)}</span>;
+}
+
+/** The goAML content as a tree, every missing (null) value highlighted. */
+export function ContentTree({ node, path = "" }: { node: TNode; path?: string }): ReactNode {
+  if (node === null || typeof node !== "object") return <Leaf value={node} path={path} />;
+  const entries: [string, TNode][] = Array.isArray(node)
+    ? node.map((v, i) => [`[${i}]`, v])
+    : Object.entries(node as Record<string, TNode>).filter(([, v]) => v !== undefined);
+  if (entries.length === 0) return <span className="text-xs text-slate-400">(empty)</span>;
+  return (
+    <ul className="space-y-0.5 border-l border-slate-200 pl-3">
+      {entries.map(([key, value]) => {
+        const childPath = key.startsWith("[") ? `${path}${key}` : path ? `${path}.${key}` : key;
+        const nested = value !== null && typeof value === "object";
+        return (
+          <li key={key} className="text-sm">
+            <span className="text-slate-500">{key}</span>
+            {nested ? (
+              <div className="mt-0.5">
+                <ContentTree node={value} path={childPath} />
+              </div>
+            ) : (
+              <>
+                <span className="text-slate-400">: </span>
+                <Leaf value={value} path={childPath} />
+              </>
+            )}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+export function AuditTable({
+  entries,
+  actors,
+}: {
+  entries: TAuditEntryOut[];
+  actors: Record<string, string>;
+}) {
+  return (
+    <Table head={["#", "When", "Who", "Action", "Changes", "Hash"]}>
+      {[...entries].reverse().map((e) => (
+        <tr key={e.seq} data-testid="audit-entry" data-action={e.action}>
+          <Td>{e.seq}</Td>
+          <Td>{formatTime(e.at)}</Td>
+          <Td>
+            {e.actorType === "dashboard"
+              ? (actors[e.actorId ?? ""] ?? e.actorId)
+              : `${e.actorType}${e.actorId && e.actorId !== "api" ? ` (${e.actorId.slice(0, 8)})` : ""}`}
+          </Td>
+          <Td>{e.action.replace("_", " ")}</Td>
+          <Td className="max-w-md whitespace-normal break-all font-mono text-xs">
+            {e.changes ? JSON.stringify(e.changes) : ""}
+          </Td>
+          <Td className="font-mono text-xs text-slate-500">{e.hash.slice(0, 12)}…</Td>
+        </tr>
+      ))}
+    </Table>
+  );
+}
