@@ -3,7 +3,6 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 // Step outputs are mocked (no database, no HTTP): this checks the function's schedule logic.
 // lib/env reads the environment at import, hence the dynamic import after setting it.
-process.env.DATABASE_URL ??= "postgresql://unused@127.0.0.1:1/unused";
 process.env.WEBHOOK_RETRY_DELAYS_MS = "50,50";
 
 type TFunction = ConstructorParameters<typeof InngestTestEngine>[0]["function"];
