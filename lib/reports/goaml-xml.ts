@@ -276,3 +276,18 @@ export async function exportGoamlXml(content: TContent, profile: TReportProfile)
   const result = await validateXml(xml, schemaFileFor(profile));
   return result.valid ? { ok: true, xml } : { ok: false, reason: "invalid", errors: result.errors, xml };
 }
+
+function orderNode(node: TContentNode | undefined, type: string | undefined): TContentNode | undefined {
+  if (node === null || node === undefined || typeof node !== "object") return node;
+  if (Array.isArray(node)) return node.map((item) => orderNode(item, type) ?? null);
+  const fields = TYPES[type ?? ""] ?? [];
+  const out: Record<string, TContentNode | undefined> = {};
+  for (const field of fields) if (field.key in node) out[field.key] = orderNode(node[field.key], field.type);
+  for (const [key, value] of Object.entries(node)) if (!(key in out)) out[key] = value;
+  return out;
+}
+
+/** The content with keys in goAML element order (jsonb keeps its own order), for display. */
+export function orderContent(content: TContent): TContent {
+  return orderNode(content, "report") as TContent;
+}

@@ -9,7 +9,7 @@ import { ApiError } from "@/lib/http/errors";
 import { verifyAuditChain } from "@/lib/reports/audit";
 import type { TContent } from "@/lib/reports/content";
 import { getReport } from "@/lib/reports/get-report";
-import { exportGoamlXml } from "@/lib/reports/goaml-xml";
+import { exportGoamlXml, orderContent } from "@/lib/reports/goaml-xml";
 import { EDITABLE_STATUSES } from "@/lib/reports/report-access";
 import { readReportProfile, type TReport } from "@/lib/reports/schemas";
 import { TRANSITIONS } from "@/lib/reports/transition-report";
@@ -159,7 +159,7 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
 
       <Card title="Content (goAML)">
         <div className="max-h-[32rem] overflow-auto" data-testid="report-content">
-          <ContentTree node={content} />
+          <ContentTree node={orderContent(content)} />
         </div>
       </Card>
 
