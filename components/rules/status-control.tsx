@@ -7,14 +7,7 @@ import { rulesApi } from "@/components/rules/query";
 import { Badge, Button, ErrorNote, inputClass } from "@/components/ui";
 import { errorText } from "@/lib/admin/fetch-json";
 import { RULE_STATUSES } from "@/lib/rules/schemas";
-
-export function statusTone(status: string): "green" | "amber" | "blue" | "slate" | "red" {
-  if (status === "active") return "green";
-  if (status === "dry-run") return "blue";
-  if (status === "draft") return "amber";
-  if (status === "archived") return "red";
-  return "slate";
-}
+import { statusTone } from "@/components/rules/status-tone";
 
 /** Status changes; the server refuses publishing for non-admins, the buttons only mirror it. */
 export function StatusControl({ ruleId, status, canPublish, canWrite }: { ruleId: string; status: string; canPublish: boolean; canWrite: boolean }) {
@@ -29,7 +22,9 @@ export function StatusControl({ ruleId, status, canPublish, canWrite }: { ruleId
     <div className="space-y-2">
       <div className="flex flex-wrap items-center gap-2">
         <span className="text-sm text-slate-600">Status</span>
-        <Badge tone={statusTone(status)}>{status}</Badge>
+        <span data-testid="rule-status">
+          <Badge tone={statusTone(status)}>{status}</Badge>
+        </span>
         {mayChange && (
           <>
             <select aria-label="New status" className={inputClass + " w-40"} value={next} onChange={(e) => setNext(e.target.value)}>

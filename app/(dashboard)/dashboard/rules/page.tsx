@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { HitChart } from "@/components/rules/hit-chart";
-import { statusTone } from "@/components/rules/status-control";
+import { statusTone } from "@/components/rules/status-tone";
 import { Badge, LevelBadge, PageHeader, Table, Td } from "@/components/ui";
 import { listRulesWithHits } from "@/lib/admin/list-rules-with-hits";
 import { requirePageRole } from "@/lib/auth/session";
