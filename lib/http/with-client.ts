@@ -3,6 +3,7 @@ import { authenticateApiKey, type TClientContext } from "@/lib/auth/api-keys";
 import { env } from "@/lib/env";
 import { ApiError, errorResponse, forbidden, unauthorized, validationError } from "@/lib/http/errors";
 import { takeToken } from "@/lib/http/rate-limit";
+import { nulCharacterIssues } from "@/lib/http/reject-nul";
 import { formatIssues, issueMessage } from "@/lib/http/zod-issues";
 import { logError } from "@/lib/log";
 
@@ -30,6 +31,9 @@ type TOptions = {
 export function parseWith<S extends z.ZodType>(schema: S, data: unknown): z.infer<S> {
   const result = schema.safeParse(data, { error: issueMessage });
   if (!result.success) throw validationError(formatIssues(result.error));
+  // After parsing, so unknown fields (stripped) stay ignored.
+  const nul = nulCharacterIssues(result.data);
+  if (nul.length) throw validationError(nul);
   return result.data;
 }
 
@@ -101,6 +105,8 @@ export function withClient<P = Record<string, string>>(
         throw forbidden(options.featureMessage ?? `Feature ${options.feature} is not enabled for this client`);
 
       const params = (await route.params) as P;
+      const nulInParams = nulCharacterIssues(params);
+      if (nulInParams.length) throw validationError(nulInParams);
       const url = new URL(req.url);
       const result = await handler({
         req,
