@@ -79,12 +79,22 @@ async function checkReferences(clientId: string, body: TCreateReport): Promise<v
     );
 }
 
-async function insertReport(
-  tx: Tx,
-  { clientId, id, body, now }: { clientId: string; id: string; body: TCreateReport; now: Date },
-): Promise<Report> {
+async function storeInlineParties(tx: Tx, clientId: string, body: TCreateReport): Promise<void> {
   if (body.user) await upsertUser(tx, { clientId, user: body.user, source: "report" });
   if (body.merchant) await upsertMerchant(tx, { clientId, merchant: body.merchant });
+}
+
+async function insertReport(
+  tx: Tx,
+  {
+    clientId,
+    id,
+    body,
+    now,
+    storedFirst,
+  }: { clientId: string; id: string; body: TCreateReport; now: Date; storedFirst: boolean },
+): Promise<Report> {
+  if (!storedFirst) await storeInlineParties(tx, clientId, body);
 
   const client = await tx.client.findUniqueOrThrow({
     where: { id: clientId },
@@ -207,7 +217,8 @@ async function insertReport(
  * - Referenced ids must exist for the client (404 naming each missing path).
  * - Inline transactions are screened and stored exactly as POST /v1/transaction would (assessment, alerts,
  *   webhooks) before the draft is written, so the report refers to ordinary stored transactions. The inline
- *   user and merchant are stored in the same database transaction as the report.
+ *   user and merchant are stored in the same database transaction as the report, or just before the
+ *   inline transactions are screened when there are some.
  */
 export async function createReport({
   client,
@@ -224,10 +235,13 @@ export async function createReport({
     if (existing) return createdResponse(existing);
   }
   await checkReferences(clientId, body);
+  // Inline transactions are screened against the stored user and merchant, so those are stored first.
+  const storedFirst = !!body.transactions?.length && !!(body.user ?? body.merchant);
+  if (storedFirst) await prisma.$transaction((tx) => storeInlineParties(tx, clientId, body), TX_OPTIONS);
   for (const transaction of body.transactions ?? []) await screenTransaction({ client, body: transaction });
   try {
     const row = await prisma.$transaction(
-      (tx) => insertReport(tx, { clientId, id, body, now: new Date() }),
+      (tx) => insertReport(tx, { clientId, id, body, now: new Date(), storedFirst }),
       TX_OPTIONS,
     );
     return createdResponse(row);
