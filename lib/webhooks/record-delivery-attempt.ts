@@ -15,6 +15,10 @@ export type TRecordedDelivery = { status: TDeliveryStatus; attempts: number; nex
 /**
  * Logs an attempt and moves the delivery on: delivered on success, pending with the next attempt
  * time while retries remain (`retryAt`), failed otherwise. Safe to run twice for one attempt.
+ *
+ * One SQL statement rather than an interactive transaction: background work must never hold a
+ * transaction open on the embedded database, where a transaction on one connection disturbs the
+ * statements of the others (the request handlers').
  */
 export async function recordDeliveryAttempt({
   deliveryId,
@@ -26,40 +30,35 @@ export async function recordDeliveryAttempt({
   retryAt: number | null;
 }): Promise<TRecordedDelivery> {
   const status: TDeliveryStatus = outcome.ok ? "delivered" : retryAt === null ? "failed" : "pending";
-  const nextAttemptAt = status === "pending" ? retryAt : null;
-  return prisma.$transaction(async (tx) => {
-    const logged = await tx.webhookAttempt.findFirst({
-      where: { deliveryId, attempt: outcome.attempt },
-      select: { id: true },
-    });
-    if (!logged) {
-      await tx.webhookAttempt.create({
-        data: {
-          deliveryId,
-          attempt: outcome.attempt,
-          startedAt: new Date(outcome.startedAt),
-          durationMs: outcome.durationMs,
-          responseStatus: outcome.responseStatus,
-          error: outcome.error,
-        },
-      });
-    }
-    const updated = await tx.webhookDelivery.update({
-      where: { id: deliveryId },
-      data: {
-        status,
-        attempts: outcome.attempt,
-        nextAttemptAt: nextAttemptAt === null ? null : new Date(nextAttemptAt),
-        lastError: outcome.ok ? null : outcome.error,
-        deliveredAt: outcome.ok ? new Date(outcome.startedAt + outcome.durationMs) : undefined,
-        updatedAt: new Date(),
-      },
-      select: { status: true, attempts: true, nextAttemptAt: true },
-    });
-    return {
-      status: updated.status as TDeliveryStatus,
-      attempts: updated.attempts,
-      nextAttemptAt: updated.nextAttemptAt?.getTime() ?? null,
-    };
-  });
+  const nextAttemptAt = status === "pending" && retryAt !== null ? new Date(retryAt) : null;
+  const startedAt = new Date(outcome.startedAt);
+  const finishedAt = new Date(outcome.startedAt + outcome.durationMs);
+  const rows = await prisma.$queryRaw<
+    Array<{ status: string; attempts: number; nextAttemptAt: Date | null }>
+  >`
+    WITH logged AS (
+      INSERT INTO webhook_attempts (id, "deliveryId", attempt, "startedAt", "durationMs", "responseStatus", error)
+      SELECT gen_random_uuid()::text, ${deliveryId}::text, ${outcome.attempt}::int, ${startedAt}::timestamptz,
+             ${outcome.durationMs}::int, ${outcome.responseStatus}::int, ${outcome.error}::text
+      WHERE NOT EXISTS (
+        SELECT 1 FROM webhook_attempts WHERE "deliveryId" = ${deliveryId}::text AND attempt = ${outcome.attempt}::int
+      )
+      RETURNING id
+    )
+    UPDATE webhook_deliveries SET
+      status = ${status}::text,
+      attempts = ${outcome.attempt}::int,
+      "nextAttemptAt" = ${nextAttemptAt}::timestamptz,
+      "lastError" = ${outcome.ok ? null : outcome.error}::text,
+      "deliveredAt" = CASE WHEN ${outcome.ok}::boolean THEN ${finishedAt}::timestamptz ELSE "deliveredAt" END,
+      "updatedAt" = now()
+    WHERE id = ${deliveryId}::text
+    RETURNING status, attempts, "nextAttemptAt"`;
+  const row = rows[0];
+  if (!row) throw new Error(`Delivery ${deliveryId} does not exist`);
+  return {
+    status: row.status as TDeliveryStatus,
+    attempts: row.attempts,
+    nextAttemptAt: row.nextAttemptAt?.getTime() ?? null,
+  };
 }
