@@ -35,6 +35,7 @@ type TServeAnswer =
 // A run that keeps asking for more without ever waiting is a bug; stop it from monopolising a worker.
 const MAX_CALLS_PER_CLAIM = 500;
 const MAX_RETRY_DELAY_MS = 10 * 60_000;
+let lastUnreachableLog = 0;
 
 async function callServe(
   config: TExecutorConfig,
@@ -179,6 +180,10 @@ export async function executeRun(run: TClaimedRun, config: TExecutorConfig): Pro
 
       if ("unreachable" in answer) {
         // Not the function's fault (server starting or restarting): try again soon, attempt unchanged.
+        if (Date.now() - lastUnreachableLog > 60_000) {
+          lastUnreachableLog = Date.now();
+          logError(`job driver cannot reach the serve endpoint ${config.serveUrl} (${answer.error}); is PORT right?`);
+        }
         await save({
           kind: "wait",
           steps,
