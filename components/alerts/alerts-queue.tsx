@@ -6,7 +6,16 @@ import { useState } from "react";
 import { AlertStatusBadge } from "@/components/alerts/status-badge";
 import { ReviewDialog } from "@/components/alerts/review-dialog";
 import type { TAlertFilters } from "@/components/alerts/query";
-import { Button, ErrorNote, formatTime, inputClass, LevelBadge, Table, Td } from "@/components/ui";
+import {
+  Button,
+  ErrorNote,
+  formatShortTime,
+  formatTime,
+  inputClass,
+  LevelBadge,
+  Table,
+  Td,
+} from "@/components/ui";
 import type { TAlertListItem } from "@/lib/alerts/list-alerts";
 import { useAlerts, useAssignAlert } from "@/hooks/use-alerts";
 
@@ -129,7 +138,7 @@ export function AlertsQueue({
       {assign.error && <ErrorNote>{assign.error.message}</ErrorNote>}
 
       <Table
-        head={["Created", "Level", "Rule", "Transaction", "User", "Status", "Assignee", ""]}
+        head={["Created (UTC)", "Level", "Rule", "Transaction", "User", "Status", ""]}
         empty={
           !isPending && data?.alerts.length === 0 ? (
             <p className="p-6 text-center text-sm text-slate-500">No alerts match these filters.</p>
@@ -143,7 +152,9 @@ export function AlertsQueue({
             data-transaction-id={a.transactionId}
             className="hover:bg-slate-50"
           >
-            <Td className="text-xs text-slate-500">{formatTime(a.createdAt)}</Td>
+            <Td className="text-xs text-slate-500">
+              <span title={formatTime(a.createdAt)}>{formatShortTime(a.createdAt)}</span>
+            </Td>
             <Td>
               <LevelBadge level={a.level} />
             </Td>
@@ -180,14 +191,17 @@ export function AlertsQueue({
             </Td>
             <Td>
               <AlertStatusBadge status={a.status} />
-              {a.reviewedBy && <div className="text-xs text-slate-500">{a.reviewedBy}</div>}
-            </Td>
-            <Td className="text-xs">
-              {a.assignedTo ? (a.assignedTo.id === currentUserId ? "me" : a.assignedTo.label) : "—"}
+              <div className="text-xs text-slate-500">
+                {a.reviewedBy
+                  ? a.reviewedBy
+                  : a.assignedTo
+                    ? `assigned to ${a.assignedTo.id === currentUserId ? "me" : a.assignedTo.label}`
+                    : "unassigned"}
+              </div>
             </Td>
             <Td className="text-right">
               {canReview && (
-                <div className="flex justify-end gap-1">
+                <div className="flex justify-end gap-1 text-xs">
                   {a.assignedTo?.id === currentUserId ? (
                     <Button variant="ghost" onClick={() => assign.mutate({ alertId: a.id, assign: false })}>
                       Release

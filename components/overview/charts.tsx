@@ -3,35 +3,25 @@ import { cx } from "@/components/ui";
 
 export function HourlyBars({ points, label }: { points: { hour: number; count: number }[]; label: string }) {
   const max = Math.max(1, ...points.map((p) => p.count));
-  const w = 24 * 14;
-  const h = 120;
   return (
-    <figure>
-      <svg viewBox={`0 0 ${w} ${h + 18}`} className="h-40 w-full" role="img" aria-label={label}>
-        {points.map((p, i) => {
-          const bh = Math.round((p.count / max) * h);
-          return (
-            <g key={p.hour}>
-              <rect
-                x={i * 14 + 2}
-                y={h - bh}
-                width={10}
-                height={Math.max(bh, p.count ? 1 : 0)}
-                rx={2}
-                className="fill-brand-500"
-              >
-                <title>{`${new Date(p.hour).toISOString().slice(11, 16)} UTC: ${p.count}`}</title>
-              </rect>
-              {i % 6 === 0 && (
-                <text x={i * 14 + 7} y={h + 14} textAnchor="middle" className="fill-slate-400 text-[9px]">
-                  {new Date(p.hour).toISOString().slice(11, 16)}
-                </text>
-              )}
-            </g>
-          );
-        })}
-        <line x1={0} x2={w} y1={h + 0.5} y2={h + 0.5} className="stroke-slate-200" />
-      </svg>
+    <figure aria-label={label} role="img">
+      <div className="flex h-36 items-end gap-1 border-b border-slate-200">
+        {points.map((p) => (
+          <div
+            key={p.hour}
+            className="flex-1 rounded-t bg-brand-500 hover:bg-brand-700"
+            style={{ height: `${(p.count / max) * 100}%`, minHeight: p.count ? 2 : 0 }}
+            title={`${new Date(p.hour).toISOString().slice(11, 16)} UTC: ${p.count.toLocaleString("en")}`}
+          />
+        ))}
+      </div>
+      <div className="mt-1 flex gap-1 text-[10px] text-slate-400">
+        {points.map((p, i) => (
+          <div key={p.hour} className="flex-1 text-center">
+            {i % 3 === 0 ? new Date(p.hour).toISOString().slice(11, 13) + "h" : ""}
+          </div>
+        ))}
+      </div>
       <figcaption className="sr-only">{label}</figcaption>
     </figure>
   );

@@ -3,7 +3,17 @@
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useState } from "react";
-import { Badge, Button, ErrorNote, formatTime, inputClass, LevelBadge, Table, Td } from "@/components/ui";
+import {
+  Badge,
+  Button,
+  ErrorNote,
+  formatShortTime,
+  formatTime,
+  inputClass,
+  LevelBadge,
+  Table,
+  Td,
+} from "@/components/ui";
 import { useTransactions } from "@/hooks/use-transactions";
 
 const LEVELS = ["very_high", "high", "medium", "medium_low", "low", "n/a"];
@@ -130,7 +140,11 @@ export function TransactionsTable({
       </form>
       {error && <ErrorNote>{error.message}</ErrorNote>}
       <Table
-        head={["Time", "Transaction", "User", "Amount", "Status", "Risk", "Action", ""]}
+        head={
+          fixedUserId
+            ? ["Time (UTC)", "Transaction", "Amount", "Status", "Risk"]
+            : ["Time (UTC)", "Transaction", "User", "Amount", "Status", "Risk"]
+        }
         empty={
           !isPending && data?.transactions.length === 0 ? (
             <p className="p-6 text-center text-sm text-slate-500">No transactions match these filters.</p>
@@ -139,7 +153,9 @@ export function TransactionsTable({
       >
         {data?.transactions.map((t) => (
           <tr key={t.id} className="hover:bg-slate-50" data-testid="transaction-row">
-            <Td className="text-xs text-slate-500">{formatTime(t.occurredAt)}</Td>
+            <Td className="text-xs text-slate-500">
+              <span title={formatTime(t.occurredAt)}>{formatShortTime(t.occurredAt)}</span>
+            </Td>
             <Td>
               <Link
                 className="font-mono text-brand-700 hover:underline"
@@ -148,30 +164,31 @@ export function TransactionsTable({
                 {t.id}
               </Link>
             </Td>
-            <Td>
-              {t.userId ? (
-                <Link
-                  className="text-brand-700 hover:underline"
-                  href={`/dashboard/users/${encodeURIComponent(t.userId)}`}
-                >
-                  {t.userId}
-                </Link>
-              ) : (
-                "—"
-              )}
-            </Td>
+            {!fixedUserId && (
+              <Td>
+                {t.userId ? (
+                  <Link
+                    className="text-brand-700 hover:underline"
+                    href={`/dashboard/users/${encodeURIComponent(t.userId)}`}
+                  >
+                    {t.userId}
+                  </Link>
+                ) : (
+                  "—"
+                )}
+              </Td>
+            )}
             <Td className="tabular-nums">
               {t.amount} {t.currencyCode}
               {t.direction && <span className="ml-1 text-xs text-slate-500">{t.direction}</span>}
             </Td>
-            <Td>{t.status}</Td>
             <Td>
-              <LevelBadge level={t.riskLevel} />
-            </Td>
-            <Td className="text-xs">{t.recommendedAction}</Td>
-            <Td>
-              {t.isFraud && <Badge tone="red">fraud</Badge>}{" "}
+              {t.status} {t.isFraud && <Badge tone="red">fraud</Badge>}{" "}
               {t.isChargeback && <Badge tone="amber">chargeback</Badge>}
+            </Td>
+            <Td>
+              <LevelBadge level={t.riskLevel} />{" "}
+              <span className="text-xs text-slate-500">{t.recommendedAction}</span>
             </Td>
           </tr>
         ))}

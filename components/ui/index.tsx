@@ -117,3 +117,9 @@ export function formatTime(ms: number | string | Date | null | undefined): strin
 
 export const inputClass =
   "block w-full rounded-md border border-slate-300 px-2.5 py-1.5 text-sm focus:border-brand-500 focus:outline-none";
+
+/** "11-22 01:27" (UTC) for dense tables; the full time is in the title attribute where it matters. */
+export function formatShortTime(ms: number | string | Date | null | undefined): string {
+  if (ms === null || ms === undefined) return "—";
+  return new Date(ms).toISOString().slice(5, 16).replace("T", " ");
+}

@@ -4,7 +4,7 @@ import { AlertStatusBadge } from "@/components/alerts/status-badge";
 import { ConfirmActions } from "@/components/transactions/confirm-actions";
 import { RuleExplanation } from "@/components/transactions/rule-explanation";
 import { CommentForm } from "@/components/users/comment-form";
-import { Badge, Card, formatTime, LevelBadge, PageHeader, Table, Td } from "@/components/ui";
+import { Badge, Card, formatTime, LevelBadge, PageHeader } from "@/components/ui";
 import { REVIEW_READ_ROLES, REVIEW_WRITE_ROLES } from "@/lib/alerts/roles";
 import { requirePageRole } from "@/lib/auth/session";
 import { ApiError } from "@/lib/http/errors";
@@ -184,20 +184,24 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
           )}
         </Card>
         <Card title="Status history">
-          <Table head={["When", "Status", "Change", "By"]}>
+          <ol className="space-y-2 text-sm" data-testid="transaction-history">
             {d.updates.map((u) => (
-              <tr key={u.id}>
-                <Td className="text-xs text-slate-500">{formatTime(u.occurredAt)}</Td>
-                <Td>{u.status ?? "—"}</Td>
-                <Td className="whitespace-normal text-xs">
-                  {[u.type, u.reason, u.description, u.isFraudulent ? "fraud" : null]
-                    .filter(Boolean)
-                    .join(" · ") || "—"}
-                </Td>
-                <Td className="text-xs">{u.source === "dashboard" ? u.actor : u.source}</Td>
-              </tr>
+              <li key={u.id} className="border-l-2 border-slate-200 pl-3">
+                <div className="flex flex-wrap items-center gap-2">
+                  <span className="font-medium">
+                    {u.status ?? (u.isFraudulent ? "fraud confirmed" : "update")}
+                  </span>
+                  <span className="text-xs text-slate-500">{formatTime(u.occurredAt)}</span>
+                  <Badge tone={u.source === "dashboard" ? "blue" : "slate"}>
+                    {u.source === "dashboard" ? (u.actor ?? "dashboard") : u.source}
+                  </Badge>
+                </div>
+                <p className="text-xs text-slate-600">
+                  {[u.type, u.reason, u.description].filter(Boolean).join(" · ") || "—"}
+                </p>
+              </li>
             ))}
-          </Table>
+          </ol>
         </Card>
       </div>
 

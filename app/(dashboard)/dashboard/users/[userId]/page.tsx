@@ -3,7 +3,7 @@ import { TransactionsTable } from "@/components/transactions/transactions-table"
 import { CommentForm } from "@/components/users/comment-form";
 import { StatusActions } from "@/components/users/status-actions";
 import { UserStatusBadge } from "@/components/users/users-table";
-import { Badge, Card, formatTime, LevelBadge, PageHeader, Table, Td } from "@/components/ui";
+import { Badge, Card, formatTime, LevelBadge, PageHeader } from "@/components/ui";
 import { REVIEW_READ_ROLES, REVIEW_WRITE_ROLES } from "@/lib/alerts/roles";
 import { requirePageRole } from "@/lib/auth/session";
 import { ApiError } from "@/lib/http/errors";
@@ -116,20 +116,22 @@ export default async function UserPage({ params }: { params: Promise<{ userId: s
 
       <div className="grid gap-4 lg:grid-cols-2">
         <Card title="Status history">
-          <Table head={["When", "Change", "Source", "By / comment"]}>
+          <ol className="space-y-2 text-sm">
             {p.statusHistory.map((s) => (
-              <tr key={s.id} data-testid="status-history-row">
-                <Td className="text-xs text-slate-500">{formatTime(s.createdAt)}</Td>
-                <Td>
-                  {s.fromStatus ?? "new"} → <span className="font-medium">{s.toStatus}</span>
-                </Td>
-                <Td className="text-xs">{s.source}</Td>
-                <Td className="whitespace-normal text-xs">
+              <li key={s.id} className="border-l-2 border-slate-200 pl-3" data-testid="status-history-row">
+                <div className="flex flex-wrap items-center gap-2">
+                  <span>
+                    {s.fromStatus ?? "new"} → <span className="font-medium">{s.toStatus}</span>
+                  </span>
+                  <span className="text-xs text-slate-500">{formatTime(s.createdAt)}</span>
+                  <Badge tone={s.source === "dashboard" ? "blue" : "slate"}>{s.source}</Badge>
+                </div>
+                <p className="text-xs text-slate-600">
                   {[s.reviewer, s.reason, s.comment].filter(Boolean).join(" · ") || "—"}
-                </Td>
-              </tr>
+                </p>
+              </li>
             ))}
-          </Table>
+          </ol>
         </Card>
         <Card title={`Comments (${p.comments.length})`}>
           <ul className="mb-4 max-h-96 space-y-2 overflow-auto" data-testid="user-comments">

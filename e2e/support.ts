@@ -1,0 +1,67 @@
+// Shared helpers for the browser tests: an API key from the operator CLI, a webhook receiver that
+// verifies X-Service-Signature as a client would, and sign-in.
+import { execFileSync } from "node:child_process";
+import { expect, type Page } from "@playwright/test";
+import pg from "pg";
+import { DEMO } from "../prisma/seed";
+import { startReceiver, waitFor, type TReceived, type TReceiver } from "../tests/support/webhook-receiver";
+
+export { startReceiver, waitFor, type TReceived, type TReceiver };
+
+export const E2E_DATABASE_URL =
+  process.env.E2E_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/rss_e2e";
+
+/** The seeded demo client's id, read from the e2e database. */
+export async function demoClientId(): Promise<string> {
+  const db = new pg.Client({ connectionString: E2E_DATABASE_URL });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ id: string }>(
+      `SELECT "id" FROM "clients" WHERE "name" = $1 ORDER BY "createdAt" LIMIT 1`,
+      [DEMO.clientName],
+    );
+    if (!rows[0]) throw new Error("demo client not seeded");
+    return rows[0].id;
+  } finally {
+    await db.end();
+  }
+}
+
+/** A fresh API key for a client, made by the operator CLI exactly as an operator would. */
+export function createApiKeyWithCli(clientId: string): string {
+  const out = execFileSync("npx", ["tsx", "lib/cli/main.ts", "apikey", "create", "--client", clientId], {
+    env: { ...process.env, DATABASE_URL: E2E_DATABASE_URL },
+    encoding: "utf8",
+  });
+  return (JSON.parse(out) as { apiKey: string }).apiKey;
+}
+
+export async function signIn(page: Page, who: { email: string; password: string }): Promise<void> {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(who.email);
+  await page.getByLabel("Password").fill(who.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+/** The first verified delivery of an event type matching `where`, waiting for the delivery function. */
+export function receivedEvent<T = Record<string, unknown>>(
+  receiver: TReceiver,
+  event: string,
+  where: (payload: T) => boolean = () => true,
+  timeoutMs = 30_000,
+): Promise<{ received: TReceived; payload: T; timestamp: number }> {
+  return waitFor(
+    () => {
+      for (const r of receiver.received) {
+        if (r.event !== event || !r.verified) continue;
+        const body = r.body as { event: string; payload: T; timestamp: number };
+        if (body.event === event && where(body.payload))
+          return { received: r, payload: body.payload, timestamp: body.timestamp };
+      }
+      return null;
+    },
+    timeoutMs,
+    `a verified ${event}`,
+  );
+}
