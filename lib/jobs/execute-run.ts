@@ -182,7 +182,9 @@ export async function executeRun(run: TClaimedRun, config: TExecutorConfig): Pro
         // Not the function's fault (server starting or restarting): try again soon, attempt unchanged.
         if (Date.now() - lastUnreachableLog > 60_000) {
           lastUnreachableLog = Date.now();
-          logError(`job driver cannot reach the serve endpoint ${config.serveUrl} (${answer.error}); is PORT right?`);
+          logError(
+            `job driver cannot reach the serve endpoint ${config.serveUrl} (${answer.error}); is PORT right?`,
+          );
         }
         await save({
           kind: "wait",
