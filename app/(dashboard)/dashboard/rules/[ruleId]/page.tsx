@@ -39,9 +39,9 @@ export default async function RulePage({ params, searchParams }: { params: Promi
       </Card>
       <RuleEditor key={current.id} mode="edit" initial={formFromDefinition(current.definition)} enabledActions={rule.enabledActions} canPublish={canPublish} locked={locked} />
       {canWrite && rule.subject === "transaction" && (
-        <BacktestPanel ruleId={rule.ruleId} versions={rule.versions.map((v) => ({ id: v.id, version: v.version, status: v.definition.status }))} />
+        <BacktestPanel key={rule.currentVersion} ruleId={rule.ruleId} versions={rule.versions.map((v) => ({ id: v.id, version: v.version, status: v.definition.status }))} />
       )}
-      <VersionHistory versions={rule.versions} />
+      <VersionHistory key={rule.currentVersion} versions={rule.versions} />
     </div>
   );
 }

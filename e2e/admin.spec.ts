@@ -1,0 +1,171 @@
+import { execFileSync } from "node:child_process";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import pg from "pg";
+import { DEMO } from "../prisma/seed";
+
+// Admin screens end to end: rule written with a CEL error then fixed, backtested over history made
+// through /v1, published and firing on the next screening; a webhook that fails, is redelivered and
+// arrives signed; a reviewer refused the admin pages and the routes behind them.
+
+const DB_URL = process.env.E2E_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/rss_e2e";
+const RULE_ID = "E2E-BIG-REPEAT";
+const SECRET = "e2e-subscription-secret";
+const HOUR = 3_600_000;
+
+let apiKey = "";
+
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
+  const db = new pg.Client({ connectionString: DB_URL });
+  await db.connect();
+  const { rows } = await db.query<{ id: string }>(`SELECT "id" FROM "clients" WHERE "name" = $1 ORDER BY "createdAt" LIMIT 1`, [DEMO.clientName]);
+  await db.end();
+  const clientId = rows[0]!.id;
+  const out = execFileSync("npx", ["tsx", "lib/cli/main.ts", "apikey", "create", "--client", clientId], {
+    env: { ...process.env, DATABASE_URL: DB_URL },
+    encoding: "utf8",
+  });
+  apiKey = (JSON.parse(out) as { apiKey: string }).apiKey;
+});
+
+async function signIn(page: Page, who: { email: string; password: string }) {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(who.email);
+  await page.getByLabel("Password").fill(who.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+async function screen(request: APIRequestContext, id: string, amount: number, timestamp: number) {
+  const res = await request.post("/v1/transaction", {
+    headers: { authorization: `Bearer ${apiKey}` },
+    data: { id, userId: "e2e-bt", status: "PENDING", currencyCode: "EUR", amount, timestamp },
+  });
+  expect(res.status()).toBe(200);
+  return (await res.json()) as { triggered: Array<{ id: string }> };
+}
+
+test("write a rule, see the CEL error, fix it, backtest, publish, and it fires", async ({ page, request }) => {
+  const now = Date.now();
+  // history: three big payments of one user within three hours -> the 2nd and 3rd would fire
+  await screen(request, "e2e-hist-1", 7500, now - 3 * HOUR);
+  await screen(request, "e2e-hist-2", 7600, now - 2 * HOUR);
+  await screen(request, "e2e-hist-3", 7700, now - HOUR);
+
+  await signIn(page, DEMO.admin);
+  await page.goto("/dashboard/rules");
+  await expect(page.getByRole("heading", { name: "Rules" })).toBeVisible();
+  await page.screenshot({ path: "test-results/screens/rules-list.png", fullPage: true });
+  await page.getByRole("link", { name: "New rule" }).click();
+
+  await page.getByLabel("Rule id").fill(RULE_ID);
+  await page.getByLabel("Name", { exact: true }).fill("Repeated big payments");
+  await page.getByLabel("Reason").fill("Two or more payments of 7,000 or more within 24 h");
+  await page.getByRole("button", { name: "Add aggregate" }).click();
+  await page.getByLabel("Where").fill("transaction.amount >= 7000");
+  await page.getByLabel("Condition (CEL)").fill("transaction.userId == 'e2e-bt' && aggregates.agg1 >= 2 && amount > 1");
+  await expect(page.getByTestId("error-rule-condition")).toContainText("Unknown variable");
+  await page.screenshot({ path: "test-results/screens/rule-editor-cel-error.png", fullPage: true });
+
+  await page.getByLabel("Condition (CEL)").fill("transaction.userId == 'e2e-bt' && aggregates.agg1 >= 2");
+  await expect(page.getByTestId("validation-state")).toHaveText("Valid");
+  await expect(page.getByTestId("error-rule-condition")).toHaveCount(0);
+  await page.screenshot({ path: "test-results/screens/rule-editor-fixed.png", fullPage: true });
+  await page.getByRole("button", { name: "Create rule" }).click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/rules/${RULE_ID}`));
+  await expect(page.getByTestId("saved-note")).toHaveText("Saved as version 1.");
+
+  await page.getByRole("button", { name: "Run backtest" }).click();
+  await expect(page.getByTestId("backtest-summary")).toContainText("Done.", { timeout: 30_000 });
+  await expect(page.getByTestId("backtest-fired")).toHaveText("2");
+  await expect(page.getByRole("link", { name: "e2e-hist-2" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "e2e-hist-3" })).toBeVisible();
+  await page.screenshot({ path: "test-results/screens/rule-backtest.png", fullPage: true });
+
+  await page.getByRole("button", { name: "Publish" }).click();
+  await expect(page.getByText("Publishing a rule")).toHaveCount(0);
+  await expect(page.getByTestId("rule-status")).toHaveText("active");
+  await expect(page.getByTestId("version-diff")).toContainText("status");
+  await page.screenshot({ path: "test-results/screens/rule-published.png", fullPage: true });
+
+  const answer = await screen(request, "e2e-live-1", 8000, Date.now());
+  expect(answer.triggered.map((t) => t.id)).toContain(RULE_ID);
+});
+
+test("create a webhook, see the failed delivery, redeliver it to a verified 200", async ({ page, request }) => {
+  let mode: 500 | 200 = 500;
+  const verified: Array<{ event: string; status: number }> = [];
+  const server: Server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+    req.on("end", () => {
+      const header = String(req.headers["x-service-signature"] ?? "");
+      const t = /t=(\d+)/.exec(header)?.[1] ?? "";
+      const v1 = /v1=([0-9a-f]+)/.exec(header)?.[1] ?? "";
+      const expected = createHmac("sha256", SECRET).update(`${t}.${body}`).digest("hex");
+      const ok = v1.length === expected.length && timingSafeEqual(Buffer.from(v1), Buffer.from(expected));
+      if (ok) verified.push({ event: String(req.headers["x-service-event"]), status: mode });
+      res.statusCode = ok ? mode : 401;
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}/hook`;
+  try {
+    await signIn(page, DEMO.admin);
+    await page.goto("/dashboard/webhooks");
+    await page.getByLabel("URL").fill(url);
+    await page.getByLabel("transaction.screened").check();
+    await page.getByLabel("Signing secret (leave blank to generate one)").fill(SECRET);
+    await page.getByRole("button", { name: "Create subscription" }).click();
+    await expect(page.getByTestId("subscription-row").filter({ hasText: url })).toBeVisible();
+
+    await screen(request, "e2e-hook-1", 10, Date.now());
+    await page.getByLabel("Failed only").check();
+    const row = page.getByTestId("delivery-row").filter({ hasText: url });
+    await expect(row.first()).toHaveAttribute("data-status", "failed", { timeout: 45_000 });
+    await expect(row.first()).toContainText("#3");
+    await expect(row.first()).toContainText("500");
+    await page.screenshot({ path: "test-results/screens/webhook-failed.png", fullPage: true });
+    expect(verified.filter((v) => v.status === 500).length).toBe(3);
+
+    mode = 200;
+    await row.first().getByRole("button", { name: "Redeliver" }).click();
+    await page.getByLabel("Failed only").uncheck();
+    await expect(page.getByTestId("delivery-row").filter({ hasText: url }).first()).toHaveAttribute("data-status", "delivered", { timeout: 30_000 });
+    await page.screenshot({ path: "test-results/screens/webhook-redelivered.png", fullPage: true });
+    expect(verified.filter((v) => v.status === 200)).toEqual([{ event: "transaction.screened", status: 200 }]);
+  } finally {
+    server.close();
+  }
+});
+
+test("a reviewer is refused the admin pages and the routes behind them", async ({ page }) => {
+  await signIn(page, DEMO.reviewer);
+  for (const path of ["/dashboard/webhooks", "/dashboard/api-keys", "/dashboard/settings", "/dashboard/team"]) {
+    await page.goto(path);
+    await expect(page.getByTestId("forbidden")).toBeVisible();
+  }
+  await page.screenshot({ path: "test-results/screens/reviewer-forbidden.png", fullPage: true });
+
+  const refused = [
+    await page.request.post("/dashboard-api/api-keys", { data: { name: "sneaky" } }),
+    await page.request.get("/dashboard-api/webhooks"),
+    await page.request.put("/dashboard-api/settings", { data: { features: [] } }),
+    await page.request.post("/dashboard-api/team", { data: { email: "x@demo.test", role: "admin", password: "long-enough-1" } }),
+    // publishing and changing an active rule are admin actions
+    await page.request.post(`/dashboard-api/rules/${RULE_ID}/status`, { data: { status: "inactive" } }),
+  ];
+  for (const res of refused) {
+    expect(res.status()).toBe(403);
+    expect((await res.json()).error.type).toBe("FORBIDDEN");
+  }
+  // reading rules is allowed to every role
+  const rules = await page.request.get("/dashboard-api/rules");
+  expect(rules.status()).toBe(200);
+});
