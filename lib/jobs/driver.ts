@@ -23,6 +23,8 @@ export type TJobDriverOptions = {
   requestTimeoutMs?: number;
   retryBaseMs?: number;
   unreachableDelayMs?: number;
+  /** Wait before the first pass (the server starts listening after Next's register()). */
+  startDelayMs?: number;
 };
 
 export type TJobDriver = {
@@ -99,6 +101,7 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
   }
 
   async function loop(): Promise<void> {
+    if (options.startDelayMs) await pause(options.startDelayMs);
     while (!stopped) {
       let more = false;
       try {

@@ -46,6 +46,7 @@ export function startBackgroundJobs(): TJobDriver | null {
     serveUrl: `http://127.0.0.1:${env.PORT}/api/inngest`,
     signingKey,
     send: relay ? sendWithTimeout : undefined,
+    startDelayMs: 1000,
   });
   return globalForJobs.jobDriver;
 }
