@@ -147,6 +147,11 @@ export function RuleEditor({
               const aggErrors = errors.filter((e) => e.field === `aggregates.${a.name}` || e.field.startsWith(`aggregates.${a.name}.`));
               return (
                 <div key={i} className="rounded-md border border-slate-200 p-3">
+                  <div className="mb-1 hidden grid-cols-6 gap-2 text-xs text-slate-500 md:grid" aria-hidden="true">
+                    {["name", "function", "over", "groupBy", "window", "field"].map((h) => (
+                      <span key={h}>{h}</span>
+                    ))}
+                  </div>
                   <div className="grid grid-cols-2 gap-2 md:grid-cols-6">
                     <input aria-label="Aggregate name" className={inputClass} value={a.name} onChange={(e) => setAggregate(i, { name: e.target.value })} />
                     <Select id={`agg-${i}-function`} value={a.function} options={AGGREGATE_FUNCTIONS} onChange={(v) => setAggregate(i, { function: v })} disabled={locked} />

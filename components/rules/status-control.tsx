@@ -15,7 +15,11 @@ export function StatusControl({ ruleId, status, canPublish, canWrite }: { ruleId
   const [next, setNext] = useState(status === "active" ? "inactive" : "dry-run");
   const change = useMutation({
     mutationFn: (to: string) => rulesApi.setStatus(ruleId, to),
-    onSuccess: () => router.refresh(),
+    // drop a stale "saved as version N" note from the URL
+    onSuccess: () => {
+      router.replace(`/dashboard/rules/${encodeURIComponent(ruleId)}`);
+      router.refresh();
+    },
   });
   const mayChange = canWrite && (canPublish || status !== "active");
   return (
@@ -27,7 +31,7 @@ export function StatusControl({ ruleId, status, canPublish, canWrite }: { ruleId
         </span>
         {mayChange && (
           <>
-            <select aria-label="New status" className={inputClass + " w-40"} value={next} onChange={(e) => setNext(e.target.value)}>
+            <select aria-label="New status" className={inputClass.replace("w-full", "w-40")} value={next} onChange={(e) => setNext(e.target.value)}>
               {RULE_STATUSES.filter((s) => s !== status && (canPublish || s !== "active")).map((s) => (
                 <option key={s}>{s}</option>
               ))}

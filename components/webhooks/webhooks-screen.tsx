@@ -135,7 +135,7 @@ export function WebhooksScreen() {
                   {d.attemptLog.map((a) => (
                     <li key={a.attempt} className="font-mono">
                       #{a.attempt} {formatTime(a.startedAt).slice(11)} · {a.responseStatus ?? "no response"} · {a.durationMs} ms
-                      {a.error && <span className="text-red-700"> · {a.error}</span>}
+                      {a.error && a.responseStatus === null && <span className="text-red-700"> · {a.error}</span>}
                     </li>
                   ))}
                 </ol>

@@ -35,13 +35,13 @@ export default async function RulePage({ params, searchParams }: { params: Promi
         </p>
       )}
       <Card>
-        <StatusControl key={rule.currentVersion} ruleId={rule.ruleId} status={rule.status} canPublish={canPublish} canWrite={canWrite} />
+        <StatusControl key={`status-${rule.currentVersion}`} ruleId={rule.ruleId} status={rule.status} canPublish={canPublish} canWrite={canWrite} />
       </Card>
       <RuleEditor key={current.id} mode="edit" initial={formFromDefinition(current.definition)} enabledActions={rule.enabledActions} canPublish={canPublish} locked={locked} />
       {canWrite && rule.subject === "transaction" && (
-        <BacktestPanel key={rule.currentVersion} ruleId={rule.ruleId} versions={rule.versions.map((v) => ({ id: v.id, version: v.version, status: v.definition.status }))} />
+        <BacktestPanel key={`backtest-${rule.currentVersion}`} ruleId={rule.ruleId} versions={rule.versions.map((v) => ({ id: v.id, version: v.version, status: v.definition.status }))} />
       )}
-      <VersionHistory key={rule.currentVersion} versions={rule.versions} />
+      <VersionHistory key={`history-${rule.currentVersion}`} versions={rule.versions} />
     </div>
   );
 }
