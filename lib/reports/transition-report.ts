@@ -1,7 +1,7 @@
-import { prisma } from "@/lib/db";
+import { prisma, type Tx } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { appendAudit, type TActor } from "@/lib/reports/audit";
-import type { TContent } from "@/lib/reports/content";
+import { incompletePaths, type TContent } from "@/lib/reports/content";
 import { exportGoamlXml } from "@/lib/reports/goaml-xml";
 import { goamlDate } from "@/lib/reports/populate-report";
 import { conflict, lockReport } from "@/lib/reports/report-access";
@@ -17,6 +17,33 @@ export const TRANSITIONS: Record<TReportStatus, readonly TReportStatus[]> = {
   amended: ["pending_review", "archived"],
   archived: [],
 };
+
+async function withReportingPerson(tx: Tx, content: TContent, actor: TActor): Promise<TContent> {
+  const person = content.reporting_person;
+  if (
+    !person ||
+    typeof person !== "object" ||
+    Array.isArray(person) ||
+    actor.type !== "dashboard" ||
+    !actor.id
+  )
+    return content;
+  if (person.first_name !== null && person.last_name !== null) return content;
+  const officer = await tx.dashboardUser.findUnique({
+    where: { id: actor.id },
+    select: { name: true, email: true },
+  });
+  const [first, ...rest] = (officer?.name ?? "").trim().split(/\s+/);
+  return {
+    ...content,
+    reporting_person: {
+      ...person,
+      first_name: person.first_name ?? (first || null),
+      last_name: person.last_name ?? (rest.join(" ") || null),
+      email: person.email ?? officer?.email,
+    },
+  };
+}
 
 export const FOUR_EYES_MESSAGE =
   "The officer who prepared this report cannot file it; another reporting officer must";
@@ -58,8 +85,13 @@ export async function transitionReport({
           where: { id: clientId },
           select: { reportingProfile: true },
         });
-        // goAML's submission date is the day the report is filed.
-        const content = { ...(row.content as TContent), submission_date: goamlDate(now) };
+        // goAML's submission date is the day the report is filed; the filing officer is the reporting person
+        // wherever the client's profile names none.
+        const content = await withReportingPerson(
+          tx,
+          { ...(row.content as TContent), submission_date: goamlDate(now) },
+          actor,
+        );
         const goaml = await exportGoamlXml(content, readReportProfile(client.reportingProfile));
         if (!goaml.ok)
           throw conflict(
@@ -72,6 +104,7 @@ export async function transitionReport({
           submittedAt: now,
           submittedById: actor.id,
           content: content as Prisma.InputJsonValue,
+          incomplete: incompletePaths(content),
         });
         changes.fiuReferenceNumber = reference;
       }

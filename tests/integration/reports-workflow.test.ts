@@ -2,7 +2,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GET as getReportRoute } from "@/app/v1/reports/[reportId]/route";
 import { prisma } from "@/lib/db";
 import { verifyAuditChain } from "@/lib/reports/audit";
-import { seedDemoReports } from "@/lib/reports/demo-reports";
+import { createDashboardUser } from "@/lib/dashboard-users/create-dashboard-user";
+import { createReport } from "@/lib/reports/create-report";
+import { DEMO_REPORTING_PROFILE, seedDemoReports } from "@/lib/reports/demo-reports";
+import { ZCreateReport } from "@/lib/reports/schemas";
 import { getReport } from "@/lib/reports/get-report";
 import { setReportFields } from "@/lib/reports/set-report-fields";
 import { setReportIndicators } from "@/lib/reports/set-report-indicators";
@@ -221,5 +224,78 @@ describe("audit trail", () => {
       brokenAt: 3,
       reason: "Entry 2 is missing",
     });
+  });
+});
+
+describe("reporting person", () => {
+  it("is the filing officer when the client's profile names none", async () => {
+    const { clientId: cid } = await createTestClient({
+      features: ["reporting"],
+      name: "No reporting person",
+    });
+    await seedDemoReports(cid);
+    const { reportingPerson: _none, ...profile } = DEMO_REPORTING_PROFILE;
+    await prisma.client.update({ where: { id: cid }, data: { reportingProfile: profile } });
+    const preparer = await createDashboardUser({
+      clientId: cid,
+      email: `prep-${cid}@test.dev`,
+      password: "password-123456",
+      role: "reporting_officer",
+      name: "Pat Preparer",
+    });
+    const filer = await createDashboardUser({
+      clientId: cid,
+      email: `filer-${cid}@test.dev`,
+      password: "password-123456",
+      role: "reporting_officer",
+      name: "Fiona Mwangi Filer",
+    });
+    const client = await prisma.client.findUniqueOrThrow({ where: { id: cid } });
+    const created = await createReport({
+      client: {
+        id: cid,
+        name: client.name,
+        type: client.type,
+        features: new Set(client.features),
+        actions: client.actions,
+        apiKeyId: "test",
+      },
+      body: ZCreateReport.parse({
+        reportType: "STR",
+        userId: "demo-report-subject",
+        transactionIds: ["demo-report-tx-1"],
+        indicators: ["STR-STRUCT"],
+      }),
+    });
+    expect(created.incomplete).toEqual(
+      expect.arrayContaining(["reporting_person.first_name", "reporting_person.last_name"]),
+    );
+    const others = created.incomplete.filter((p) => !p.startsWith("reporting_person"));
+    const prep = { type: "dashboard" as const, id: preparer.userId };
+    await setReportFields({
+      clientId: cid,
+      reportId: created.reportId,
+      actor: prep,
+      fields: Object.fromEntries(
+        others.map((p) => [p, p.endsWith("birthdate") ? "1985-06-15T00:00:00" : "Trader"]),
+      ),
+    });
+    await transitionReport({ clientId: cid, reportId: created.reportId, to: "pending_review", actor: prep });
+    await transitionReport({
+      clientId: cid,
+      reportId: created.reportId,
+      to: "submitted",
+      actor: { type: "dashboard", id: filer.userId },
+      fiuReferenceNumber: "FIU-RP-1",
+    });
+    const r = await prisma.report.findUniqueOrThrow({
+      where: { clientId_id: { clientId: cid, id: created.reportId } },
+    });
+    expect((r.content as any).reporting_person).toMatchObject({
+      first_name: "Fiona",
+      last_name: "Mwangi Filer",
+      email: `filer-${cid}@test.dev`,
+    });
+    expect(r.incomplete).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import { ApiError } from "@/lib/http/errors";
 import { verifyAuditChain } from "@/lib/reports/audit";
 import type { TContent } from "@/lib/reports/content";
 import { getReport } from "@/lib/reports/get-report";
-import { exportGoamlXml, orderContent } from "@/lib/reports/goaml-xml";
+import { exportGoamlXml, orderContent, type TGoamlExport } from "@/lib/reports/goaml-xml";
 import { EDITABLE_STATUSES } from "@/lib/reports/report-access";
 import { readReportProfile, type TReport } from "@/lib/reports/schemas";
 import { TRANSITIONS } from "@/lib/reports/transition-report";
@@ -44,7 +44,16 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
   ]);
   const profile = readReportProfile(client.reportingProfile);
   const content = (report.content ?? {}) as TContent;
-  const goaml = report.incomplete.length === 0 ? await exportGoamlXml(content, profile) : null;
+  // A missing validator must not hide the report: the page says so instead of offering the file.
+  const goaml =
+    report.incomplete.length === 0
+      ? await exportGoamlXml(content, profile).catch((err: unknown): TGoamlExport => ({
+          ok: false,
+          reason: "invalid",
+          errors: [`Validator unavailable: ${String(err)}`],
+          xml: "",
+        }))
+      : null;
   const actorIds = [
     ...new Set((report.audit ?? []).map((a) => a.actorId).concat(extra.preparedById, report.submittedById)),
   ].filter((id): id is string => !!id);
