@@ -191,30 +191,36 @@ export function AlertsQueue({
             </Td>
             <Td>
               <AlertStatusBadge status={a.status} />
-              <div className="text-xs text-slate-500">
-                {a.reviewedBy
-                  ? a.reviewedBy
-                  : a.assignedTo
+              <div className="flex items-center gap-1 text-xs text-slate-500">
+                {a.reviewedBy ??
+                  (a.assignedTo
                     ? `assigned to ${a.assignedTo.id === currentUserId ? "me" : a.assignedTo.label}`
-                    : "unassigned"}
+                    : "unassigned")}
+                {canReview &&
+                  (a.assignedTo?.id === currentUserId ? (
+                    <button
+                      type="button"
+                      className="text-brand-700 hover:underline"
+                      onClick={() => assign.mutate({ alertId: a.id, assign: false })}
+                    >
+                      Release
+                    </button>
+                  ) : (
+                    <button
+                      type="button"
+                      className="text-brand-700 hover:underline"
+                      onClick={() => assign.mutate({ alertId: a.id, assign: true })}
+                    >
+                      Assign to me
+                    </button>
+                  ))}
               </div>
             </Td>
             <Td className="text-right">
               {canReview && (
-                <div className="flex justify-end gap-1 text-xs">
-                  {a.assignedTo?.id === currentUserId ? (
-                    <Button variant="ghost" onClick={() => assign.mutate({ alertId: a.id, assign: false })}>
-                      Release
-                    </Button>
-                  ) : (
-                    <Button variant="ghost" onClick={() => assign.mutate({ alertId: a.id, assign: true })}>
-                      Assign to me
-                    </Button>
-                  )}
-                  <Button variant="secondary" onClick={() => setReviewing(a)}>
-                    Review
-                  </Button>
-                </div>
+                <Button variant="secondary" onClick={() => setReviewing(a)}>
+                  Review
+                </Button>
               )}
             </Td>
           </tr>

@@ -10,6 +10,15 @@ import { requirePageRole } from "@/lib/auth/session";
 import { ApiError } from "@/lib/http/errors";
 import { getTransactionDetail, type TTransactionDetail } from "@/lib/transactions/get-transaction-detail";
 
+/** Route params may arrive percent-encoded; an id that is not valid encoding is used as is. */
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
 async function load(clientId: string, transactionId: string): Promise<TTransactionDetail> {
   try {
     return await getTransactionDetail({ clientId, transactionId });
@@ -22,7 +31,7 @@ async function load(clientId: string, transactionId: string): Promise<TTransacti
 export default async function TransactionPage({ params }: { params: Promise<{ id: string }> }) {
   const user = await requirePageRole(REVIEW_READ_ROLES);
   const { id } = await params;
-  const d = await load(user.clientId, decodeURIComponent(id));
+  const d = await load(user.clientId, safeDecode(id));
   const t = d.transaction;
   const canAct = REVIEW_WRITE_ROLES.includes(user.role);
   const decision = d.decision;

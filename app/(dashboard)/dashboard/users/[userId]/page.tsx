@@ -9,6 +9,15 @@ import { requirePageRole } from "@/lib/auth/session";
 import { ApiError } from "@/lib/http/errors";
 import { getUserProfile, type TUserProfile } from "@/lib/users/get-user-profile";
 
+/** Route params may arrive percent-encoded; an id that is not valid encoding is used as is. */
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
 async function load(clientId: string, userId: string): Promise<TUserProfile> {
   try {
     return await getUserProfile({ clientId, userId });
@@ -30,7 +39,7 @@ function summary(data: unknown, keys: string[]): string {
 export default async function UserPage({ params }: { params: Promise<{ userId: string }> }) {
   const viewer = await requirePageRole(REVIEW_READ_ROLES);
   const { userId } = await params;
-  const p = await load(viewer.clientId, decodeURIComponent(userId));
+  const p = await load(viewer.clientId, safeDecode(userId));
   const u = p.user;
   const canAct = REVIEW_WRITE_ROLES.includes(viewer.role);
   const name = [u.firstName, u.lastName].filter(Boolean).join(" ");
