@@ -19,6 +19,8 @@ const { servingSigningKey } = await import("@/lib/jobs/signing-key");
 const { emitWebhookEvent } = await import("@/lib/webhooks/payloads");
 const { redeliverWebhook } = await import("@/lib/webhooks/redeliver-webhook");
 const { call, createTestClient } = await import("@/tests/factories");
+const onboardRoute = await import("@/app/v1/user/onboard/route");
+const blockRoute = await import("@/app/v1/users/[userId]/block/route");
 const { startRouteServer } = await import("@/tests/support/serve-server");
 const { startReceiver, waitFor } = await import("@/tests/support/webhook-receiver");
 
@@ -212,5 +214,34 @@ describe("webhook delivery (embedded driver)", () => {
     // Delivered while the hanging receiver still holds its first attempt open.
     const still = await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: stuck.id } });
     expect(still).toMatchObject({ status: "pending", attempts: 0 });
+  });
+
+  it("delivers what the API did: user.screened after an onboard, user.status.block after a block", async () => {
+    const r = await receiver(() => 200);
+    const { clientId, apiKey } = await subscribed(r.url, ["user.screened", "user.status.block"]);
+    const onboard = await call(onboardRoute.POST as never, {
+      apiKey,
+      body: { id: "user-e2e", timestamp: Date.now() - 1000, firstName: "Ada" },
+    });
+    expect(onboard.status).toBe(200);
+    const block = await call(blockRoute.PUT as never, {
+      apiKey,
+      method: "PUT",
+      params: { userId: "user-e2e" },
+      body: { comment: "Chargeback fraud", reviewer: "alice" },
+    });
+    expect(block.status).toBe(200);
+
+    await waitFor(
+      async () => (await prisma.webhookDelivery.count({ where: { clientId, status: "delivered" } })) === 2,
+      30_000,
+      "both deliveries",
+    );
+    expect(r.received.every((x) => x.verified)).toBe(true);
+    const byEvent = Object.fromEntries(
+      r.received.map((x) => [x.event, x.body as { event: string; payload: any }]),
+    );
+    expect(byEvent["user.screened"]!.payload).toEqual(onboard.body);
+    expect(byEvent["user.status.block"]!.payload).toMatchObject({ id: "user-e2e", status: "blocked" });
   });
 });
