@@ -3,6 +3,7 @@ import { authenticateApiKey, type TClientContext } from "@/lib/auth/api-keys";
 import { env } from "@/lib/env";
 import { ApiError, errorResponse, forbidden, unauthorized, validationError } from "@/lib/http/errors";
 import { takeToken } from "@/lib/http/rate-limit";
+import { dbInputError } from "@/lib/http/db-input-errors";
 import { nulCharacterIssues } from "@/lib/http/reject-nul";
 import { formatIssues, issueMessage } from "@/lib/http/zod-issues";
 import { logError } from "@/lib/log";
@@ -79,6 +80,8 @@ function bearerKey(req: Request): string | null {
 
 export function toErrorResponse(err: unknown): Response {
   if (err instanceof ApiError) return errorResponse(err);
+  const refused = dbInputError(err);
+  if (refused) return errorResponse(refused);
   logError("unhandled error in /v1 handler", err);
   return errorResponse(new ApiError(500, "INTERNAL_ERROR", "Internal server error"));
 }
