@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FEATURES } from "@/lib/clients/schemas";
@@ -111,6 +112,9 @@ function jsonText(body: unknown): string | undefined {
   return text?.replace(/"\\u0001DEEP(\d+)\\u0001"/g, (_m, i: string) => deep[Number(i)]!.text());
 }
 
+/** Incompressible and longer than a PostgreSQL index entry may be. */
+const LONG_ID = randomBytes(2500).toString("hex");
+
 const edgeNumber = fc.oneof(
   fc.constantFrom(
     1e308,
@@ -166,6 +170,7 @@ const hostileString = fc.oneof(
   fc.string({ unit: "binary", maxLength: 40 }),
   fc.string({ unit: "grapheme", maxLength: 40 }),
   fc.constantFrom(1_000, 70_000).map((n) => "é😀".repeat(n)),
+  fc.constant(LONG_ID),
 );
 
 const leaf = fc.oneof(edgeNumber, hostileString, fc.boolean(), fc.constant(null));
@@ -413,6 +418,19 @@ describe("hostile input on every /v1 route", () => {
     const byQuery = await call(list.handler, { apiKey: business!.apiKey, query: { start: "x\u0000" } });
     expect(byQuery.status).toBe(400);
     expect(byQuery.body.error.details).toEqual(["/start: String must not contain NUL characters"]);
+  });
+
+  // Found by this fuzzer: an id longer than an index entry may be was a 500.
+  it("refuses ids too long to index with a 400 and stores nothing", async () => {
+    const byKey = new Map(routes.map((r) => [r.key, r]));
+    for (const client of clients)
+      for (const key of ["POST /v1/event", "POST /v1/transaction", "POST /v1/user", "PUT /v1/paymentInstrument"]) {
+        const route = byKey.get(key)!;
+        const body = mutate(SAMPLES[key]!.body!(), key === "PUT /v1/paymentInstrument" ? ["paymentInstrument", "id"] : ["id"], "replace", LONG_ID);
+        const rejected = stats.rejected;
+        await fire(route, client, { body }, "long id");
+        expect(stats.rejected, key).toBe(rejected + 1);
+      }
   });
 
   it("answered every fuzzed request without a 5xx", () => {
