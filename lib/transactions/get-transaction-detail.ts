@@ -99,7 +99,9 @@ export async function getTransactionDetail({
   const tx = await prisma.transaction.findUnique({ where: { clientId_id: { clientId, id: transactionId } } });
   if (!tx) throw notFound("/transactionId", "Transaction not found");
 
-  const [decisions, updates, alerts, comments, user] = await Promise.all([
+  // The current decision is explained in the same round as the rest: its id is on the row.
+  const [current, decisions, updates, alerts, comments, user] = await Promise.all([
+    tx.decisionId ? explainDecision({ clientId, decisionId: tx.decisionId }) : null,
     prisma.decision.findMany({
       where: { clientId, subjectType: "transaction", subjectId: transactionId },
       orderBy: { createdAt: "desc" },
@@ -127,7 +129,9 @@ export async function getTransactionDetail({
       : null,
   ]);
 
+  // A transaction replaced mid-screening may have no decisionId yet: fall back to its newest decision.
   const currentId = tx.decisionId ?? decisions[0]?.id ?? null;
+  const decision = current ?? (currentId ? await explainDecision({ clientId, decisionId: currentId }) : null);
   return {
     transaction: {
       id: tx.id,
@@ -155,7 +159,7 @@ export async function getTransactionDetail({
           status: user.status,
         }
       : null,
-    decision: currentId ? await explainDecision({ clientId, decisionId: currentId }) : null,
+    decision,
     previousDecisions: decisions
       .filter((d) => d.id !== currentId)
       .map((d) => ({ ...d, createdAt: d.createdAt.getTime() })),
