@@ -3,4 +3,8 @@ import { seedDemoRules } from "@/lib/rules/demo-rules";
 import { seedDemoUsers } from "@/lib/users/demo-users";
 import { seedDemoReports } from "@/lib/reports/demo-reports";
 
-export const seedHooks: Array<(clientId: string) => Promise<void>> = [seedDemoRules, seedDemoUsers, seedDemoReports];
+export const seedHooks: Array<(clientId: string) => Promise<void>> = [
+  seedDemoRules,
+  seedDemoUsers,
+  seedDemoReports,
+];
