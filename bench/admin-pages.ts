@@ -102,6 +102,26 @@ async function seedDeliveries(clientId: string): Promise<void> {
   await sql(DB_URL, `VACUUM ANALYZE webhook_attempts`);
 }
 
+const DECISIONS = 300_000;
+
+/** A week of decisions, each recording three evaluated rules, one of them a dry-run hit 5 % of the time. */
+async function seedDecisions(clientId: string, shadowRef: string): Promise<void> {
+  const { rows } = await sql(DB_URL, `SELECT count(*)::int AS n FROM decisions WHERE "clientId" = '${clientId}'`);
+  if ((rows[0] as { n: number }).n >= DECISIONS) return;
+  await sql(
+    DB_URL,
+    `INSERT INTO decisions (id, "clientId", "subjectType", "subjectId", "riskLevel", "recommendedAction", evaluated, aggregates, input, response, "durationMs", "createdAt")
+     SELECT 'dec-' || g, '${clientId}', 'transaction', 'tx-' || g, 'low', 'ALLOW',
+       jsonb_build_array(
+         jsonb_build_object('ruleId', 'A', 'ruleRef', 'a-ref', 'status', 'active', 'triggered', false),
+         jsonb_build_object('ruleId', 'B', 'ruleRef', 'b-ref', 'status', 'active', 'triggered', g % 7 = 0),
+         jsonb_build_object('ruleId', 'BENCH-SHADOW', 'ruleRef', '${shadowRef}', 'status', 'dry-run', 'triggered', g % 20 = 0)),
+       '{}', '{}', '{}', 1.0, now() - g * interval '2.016 seconds'
+     FROM generate_series(0, ${DECISIONS - 1}) g`,
+  );
+  await sql(DB_URL, `VACUUM ANALYZE decisions`);
+}
+
 async function time(label: string, fn: () => Promise<unknown>): Promise<void> {
   await fn();
   const samples: number[] = [];
@@ -119,7 +139,7 @@ export async function runAdminBench(): Promise<void> {
   const clientId = (await seededClient()) ?? (await seedBase());
   await seedDeliveries(clientId);
   const { prisma } = await import("@/lib/db");
-  const { listRulesWithHits } = await import("@/lib/admin/list-rules-with-hits");
+  const { listRulesWithHits, SHADOW_SAMPLE } = await import("@/lib/admin/list-rules-with-hits");
   const { listWebhookDeliveries } = await import("@/lib/admin/webhooks");
   const { listApiKeys } = await import("@/lib/admin/api-keys");
   const { saveRule } = await import("@/lib/admin/save-rule");
@@ -133,7 +153,24 @@ export async function runAdminBench(): Promise<void> {
   );
   log(`volume: ${JSON.stringify(counts.rows[0])}`);
 
-  await time("rules list with 24h/7d hits", () => listRulesWithHits(user));
+  await time("rules list with 24h/7d hits (alerts only)", () => listRulesWithHits(user));
+  if (!(await prisma.rule.findFirst({ where: { clientId, ruleId: "BENCH-SHADOW" } }))) {
+    await saveRule(user, {
+      definition: {
+        id: "BENCH-SHADOW",
+        name: "Bench dry-run",
+        subject: "transaction",
+        status: "dry-run",
+        riskLevel: "high",
+        recommendedAction: "REVIEW",
+        reason: "bench",
+        condition: "transaction.amount > 19000",
+      },
+    });
+  }
+  const shadow = await prisma.rule.findFirstOrThrow({ where: { clientId, ruleId: "BENCH-SHADOW" } });
+  await seedDecisions(clientId, shadow.id);
+  await time(`rules list with a dry-run rule (hits from the newest ${SHADOW_SAMPLE} of ${DECISIONS} decisions)`, () => listRulesWithHits(user));
   await time("delivery log, first page (50)", () => listWebhookDeliveries(user, { limit: 50 }));
   await time("delivery log, failed only (50)", () => listWebhookDeliveries(user, { limit: 50, status: "failed" }));
   const page = await listWebhookDeliveries(user, { limit: 100 });

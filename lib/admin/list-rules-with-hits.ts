@@ -15,14 +15,23 @@ export type TRuleRow = {
   hits7d: number;
   /** Hits per day, oldest first, the last entry is the current day (7 entries). */
   daily: number[];
+  /** Where hits come from: alerts (active rules) or recorded decisions (dry-run and muted rules). */
+  hitsSource: "alerts" | "decisions";
+  /** Set when decision hits were counted on the newest SHADOW_SAMPLE decisions only: the time they reach back to. */
+  sampledSince: number | null;
 };
+
+// Dry-run and muted hits live only in decisions (a JSON array per screening); reading at most this
+// many of the newest decisions keeps the page fast however busy the week was.
+export const SHADOW_SAMPLE = 20_000;
+const SHADOW_STATUSES = ["dry-run", "muted"];
 
 const DAY_MS = 86_400_000;
 
 /**
- * Rules at their current versions with hit counts. Hits are the alerts the rule opened (active
- * rules), counted from the (clientId, createdAt) index over 7 days only, so the cost is bounded by
- * a week of alerts, not by history.
+ * Rules at their current versions with hit counts over 7 days. Active rules: the alerts they
+ * opened, from the (clientId, createdAt) index, so the cost is bounded by a week of alerts. Dry-run
+ * and muted rules: triggered entries in the newest decisions (at most SHADOW_SAMPLE).
  */
 export async function listRulesWithHits(user: TSessionUser, now = Date.now()): Promise<TRuleRow[]> {
   const clientId = user.clientId;
@@ -57,8 +66,35 @@ export async function listRulesWithHits(user: TSessionUser, now = Date.now()): P
     entry.hits24h += Number(b.hits24h);
     byRef.set(b.ruleRef, entry);
   }
+  let sampledSince: number | null = null;
+  if (rules.some((r) => SHADOW_STATUSES.includes(r.status))) {
+    const shadow = await prisma.$queryRaw<Array<{ ruleRef: string; day: number; hits: bigint; hits24h: bigint; sampled: bigint; oldest: Date | null }>>(Prisma.sql`
+      WITH d AS MATERIALIZED (
+        SELECT "createdAt", "evaluated" FROM "decisions"
+        WHERE "clientId" = ${clientId} AND "createdAt" > ${since}::timestamptz AND "createdAt" <= ${new Date(now)}::timestamptz
+        ORDER BY "createdAt" DESC LIMIT ${SHADOW_SAMPLE}
+      )
+      SELECT e->>'ruleRef' AS "ruleRef",
+             floor(extract(epoch FROM (${new Date(now)}::timestamptz - d."createdAt")) * 1000 / ${DAY_MS})::int AS day,
+             count(*) AS hits,
+             count(*) FILTER (WHERE d."createdAt" > ${new Date(now - DAY_MS)}::timestamptz) AS "hits24h",
+             (SELECT count(*) FROM d) AS sampled,
+             (SELECT min("createdAt") FROM d) AS oldest
+      FROM d, jsonb_array_elements(d."evaluated") e
+      WHERE jsonb_typeof(d."evaluated") = 'array' AND e->>'triggered' = 'true' AND e->>'status' IN ('dry-run', 'muted')
+      GROUP BY 1, 2`);
+    for (const b of shadow) {
+      const entry = byRef.get(b.ruleRef) ?? { daily: [0, 0, 0, 0, 0, 0, 0], hits24h: 0 };
+      const index = 6 - Math.min(6, Math.max(0, b.day));
+      entry.daily[index] = (entry.daily[index] ?? 0) + Number(b.hits);
+      entry.hits24h += Number(b.hits24h);
+      byRef.set(b.ruleRef, entry);
+      if (Number(b.sampled) >= SHADOW_SAMPLE && b.oldest) sampledSince = b.oldest.getTime();
+    }
+  }
   return rules.map((rule) => {
     const hits = byRef.get(rule.id);
+    const shadowRule = SHADOW_STATUSES.includes(rule.status);
     const daily = hits?.daily ?? [0, 0, 0, 0, 0, 0, 0];
     const v = rule.versions[0];
     return {
@@ -73,6 +109,8 @@ export async function listRulesWithHits(user: TSessionUser, now = Date.now()): P
       hits24h: hits?.hits24h ?? 0,
       hits7d: daily.reduce((a, b) => a + b, 0),
       daily,
+      hitsSource: shadowRule ? "decisions" : "alerts",
+      sampledSince: shadowRule ? sampledSince : null,
     };
   });
 }

@@ -190,12 +190,17 @@ describe("rules", () => {
 
   it("lists rules with alert hit counts", async () => {
     await saveRule(admin, { definition: draft({ id: "ANY", condition: "transaction.amount > 0", aggregates: undefined, status: "active" }) });
+    await saveRule(reviewer, { definition: draft({ id: "SHADOW", condition: "transaction.amount > 5", aggregates: undefined, status: "dry-run" }) });
     await screen(a, "now-1", 10, Date.now() - 60_000, "u-9");
+    await screen(a, "now-2", 1, Date.now() - 30_000, "u-9");
     const rows = await listRulesWithHits(officer);
     const any = rows.find((r) => r.ruleId === "ANY")!;
-    expect(any).toMatchObject({ status: "active", hits24h: 1, hits7d: 1 });
+    expect(any).toMatchObject({ status: "active", hits24h: 2, hits7d: 2, hitsSource: "alerts" });
     expect(any.daily).toHaveLength(7);
-    expect(any.daily[6]).toBe(1);
+    expect(any.daily[6]).toBe(2);
+    // dry-run hits are counted from the recorded decisions (no alerts exist for them)
+    expect(rows.find((r) => r.ruleId === "SHADOW")).toMatchObject({ hits24h: 1, hits7d: 1, hitsSource: "decisions", sampledSince: null });
+    expect(await prisma.alert.count({ where: { clientId: a.clientId, ruleId: "SHADOW" } })).toBe(0);
   });
 
   it("another client's rules are not found", async () => {

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { HitChart } from "@/components/rules/hit-chart";
 import { statusTone } from "@/components/rules/status-tone";
-import { Badge, LevelBadge, PageHeader, Table, Td } from "@/components/ui";
+import { Badge, LevelBadge, PageHeader, Table, Td, formatTime } from "@/components/ui";
 import { listRulesWithHits } from "@/lib/admin/list-rules-with-hits";
 import { requirePageRole } from "@/lib/auth/session";
 
@@ -15,7 +15,7 @@ export default async function RulesPage() {
     <div>
       <PageHeader
         title="Rules"
-        subtitle="Hits are the alerts a rule opened (active rules), per day over the last 7 days."
+        subtitle="Hits per day over the last 7 days: alerts opened by active rules; triggered evaluations of dry-run and muted rules."
         actions={
           canWrite && (
             <Link href="/dashboard/rules/new" className="rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700">
@@ -45,7 +45,9 @@ export default async function RulesPage() {
             </Td>
             <Td className="font-mono text-xs">{r.recommendedAction}</Td>
             <Td className="tabular-nums">{r.hits24h}</Td>
-            <Td className="tabular-nums">{r.hits7d}</Td>
+            <Td className="tabular-nums">
+              {r.sampledSince ? <span title={`Counted on the newest screenings since ${formatTime(r.sampledSince)}`}>≥ {r.hits7d}</span> : r.hits7d}
+            </Td>
             <Td>
               <HitChart daily={r.daily} label={`Hits per day for ${r.ruleId}`} />
             </Td>
