@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { dbInputError } from "@/lib/http/db-input-errors";
 
-const driverError = (code: string) => ({ code: "P2039", meta: { driverAdapterError: { cause: { originalCode: code, kind: "postgres" } } } });
+const driverError = (code: string) => ({
+  code: "P2039",
+  meta: { driverAdapterError: { cause: { originalCode: code, kind: "postgres" } } },
+});
 
 describe("dbInputError", () => {
   it("turns PostgreSQL's refusals of oversized or unstorable input into a 400", () => {

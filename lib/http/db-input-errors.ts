@@ -11,7 +11,9 @@ const INPUT_ERRORS: Record<string, string> = {
   "22008": "A date is out of the range that can be stored",
 };
 
-type TDriverError = { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown; code?: unknown } } } };
+type TDriverError = {
+  meta?: { driverAdapterError?: { cause?: { originalCode?: unknown; code?: unknown } } };
+};
 
 /** The PostgreSQL SQLSTATE of a Prisma driver-adapter error, if any. */
 export function sqlState(err: unknown): string | undefined {

@@ -3,7 +3,9 @@ import { nulCharacterIssues } from "@/lib/http/reject-nul";
 
 describe("nulCharacterIssues", () => {
   it("names each string and field name holding U+0000 by its pointer", () => {
-    expect(nulCharacterIssues({ a: "ok", b: ["x", "y\u0000"], "c\u0000": 1, d: { "e/f": "\u0000" } }).sort()).toEqual([
+    expect(
+      nulCharacterIssues({ a: "ok", b: ["x", "y\u0000"], "c\u0000": 1, d: { "e/f": "\u0000" } }).sort(),
+    ).toEqual([
       "/b/1: String must not contain NUL characters",
       "/c\u0000: Field name must not contain NUL characters",
       "/d/e~1f: String must not contain NUL characters",

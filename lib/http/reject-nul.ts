@@ -21,13 +21,15 @@ export function nulCharacterIssues(value: unknown): string[] {
   while (stack.length && found.length < MAX_DETAILS) {
     const node = stack.pop()!;
     if (typeof node.value === "string") {
-      if (node.value.includes("\u0000")) found.push(`${pointer(pathOf(node))}: String must not contain NUL characters`);
+      if (node.value.includes("\u0000"))
+        found.push(`${pointer(pathOf(node))}: String must not contain NUL characters`);
     } else if (Array.isArray(node.value)) {
       node.value.forEach((v, i) => stack.push({ value: v, key: i, parent: node }));
     } else if (node.value !== null && typeof node.value === "object") {
       for (const [k, v] of Object.entries(node.value)) {
         const child = { value: v, key: k, parent: node };
-        if (k.includes("\u0000")) found.push(`${pointer(pathOf(child))}: Field name must not contain NUL characters`);
+        if (k.includes("\u0000"))
+          found.push(`${pointer(pathOf(child))}: Field name must not contain NUL characters`);
         stack.push(child);
       }
     }

@@ -3,7 +3,12 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FEATURES } from "@/lib/clients/schemas";
 import { call, createTestClient } from "@/tests/factories";
-import { countAllRows, discoverRoutes, expectContractError, type TRouteMethod } from "@/tests/support/fuzz-routes";
+import {
+  countAllRows,
+  discoverRoutes,
+  expectContractError,
+  type TRouteMethod,
+} from "@/tests/support/fuzz-routes";
 
 // Hostile input against every /v1 route and method found on disk, for a business and a consumer
 // client with every feature: never a 5xx, always the contract's error body, nothing written on a
@@ -26,7 +31,9 @@ const SAMPLES: Record<string, TSample> = {
     params: { userId: USER },
     body: () => ({ userId: USER, comment: "Looks fine", commenterId: "rev-1", createdAt: now() }),
   },
-  "POST /v1/event": { body: () => ({ id: "fz-ev", type: "login", method: "web", userId: USER, timestamp: now() }) },
+  "POST /v1/event": {
+    body: () => ({ id: "fz-ev", type: "login", method: "web", userId: USER, timestamp: now() }),
+  },
   "POST /v1/merchantRequest": { body: () => ({ id: "fz-m", name: "Bakery", timestamp: now(), mcc: "5411" }) },
   "GET /v1/paymentInstrument": {},
   "PUT /v1/paymentInstrument": {
@@ -36,7 +43,9 @@ const SAMPLES: Record<string, TSample> = {
     }),
   },
   "GET /v1/paymentInstrument/{id}": { params: { id: INSTRUMENT } },
-  "POST /v1/report": { body: () => ({ reportType: "STR", userId: USER, transactionIds: [TX], title: "Fuzz" }) },
+  "POST /v1/report": {
+    body: () => ({ reportType: "STR", userId: USER, transactionIds: [TX], title: "Fuzz" }),
+  },
   "POST /v1/reports/bulk": { body: () => ({ reports: [{ reportType: "SAR", userId: USER }] }) },
   "GET /v1/reports": { query: { page: "1", limit: "20", status: "draft" } },
   "GET /v1/reports/{reportId}": { params: { reportId: "fz-report" }, query: { include: "content,audit" } },
@@ -56,22 +65,50 @@ const SAMPLES: Record<string, TSample> = {
   "GET /v1/transaction/{id}": { params: { id: TX } },
   "POST /v1/transaction/update": { body: () => ({ transactionId: TX, status: "APPROVED", reason: "R01" }) },
   "POST /v1/user": {
-    body: () => ({ id: USER, timestamp: now(), firstName: "Ada", email: { email: "ada@example.com" }, phone: { phone: "+4470000" } }),
+    body: () => ({
+      id: USER,
+      timestamp: now(),
+      firstName: "Ada",
+      email: { email: "ada@example.com" },
+      phone: { phone: "+4470000" },
+    }),
   },
   "POST /v1/user/onboard": { body: () => ({ id: USER, timestamp: now(), firstName: "Ada" }) },
-  "POST /v1/user/device": { body: () => ({ userId: USER, device: { id: "fz-dev", ipAddress: "192.0.2.1", platform: "web" } }) },
-  "POST /v1/user/feedback": {
-    body: () => ({ userId: USER, onboardingFeedback: { status: "APPROVED", description: "ok", createdAt: now() } }),
+  "POST /v1/user/device": {
+    body: () => ({ userId: USER, device: { id: "fz-dev", ipAddress: "192.0.2.1", platform: "web" } }),
   },
-  "PUT /v1/users/{userId}/block": { params: { userId: USER }, body: () => ({ comment: "fuzz", reviewer: "r1" }) },
-  "PUT /v1/users/{userId}/unblock": { params: { userId: USER }, body: () => ({ comment: "fuzz", reviewer: "r1" }) },
+  "POST /v1/user/feedback": {
+    body: () => ({
+      userId: USER,
+      onboardingFeedback: { status: "APPROVED", description: "ok", createdAt: now() },
+    }),
+  },
+  "PUT /v1/users/{userId}/block": {
+    params: { userId: USER },
+    body: () => ({ comment: "fuzz", reviewer: "r1" }),
+  },
+  "PUT /v1/users/{userId}/unblock": {
+    params: { userId: USER },
+    body: () => ({ comment: "fuzz", reviewer: "r1" }),
+  },
   "PUT /v1/users/{userId}/status": {
     params: { userId: USER },
-    body: () => ({ status: "active", completedAt: now(), closureType: "user_requested", reason: "NO_REASON" }),
+    body: () => ({
+      status: "active",
+      completedAt: now(),
+      closureType: "user_requested",
+      reason: "NO_REASON",
+    }),
   },
   "GET /v1/users/{userId}": { params: { userId: USER } },
   "PUT /v1/users/attributes/status": {
-    body: () => ({ attribute: "email", value: "ada@example.com", status: "ACTIVE", comment: "c", reviewer: "r" }),
+    body: () => ({
+      attribute: "email",
+      value: "ada@example.com",
+      status: "ACTIVE",
+      comment: "c",
+      reviewer: "r",
+    }),
   },
   "GET /v1/users/blocked": { query: { limit: "10" } },
   "GET /v1/users/transactions/{transactionId}": { params: { transactionId: TX } },
@@ -81,7 +118,11 @@ const SAMPLES: Record<string, TSample> = {
   },
   "GET /v1/webhooks": {},
   "POST /v1/webhooks": {
-    body: () => ({ url: "https://hooks.example.com/in", events: ["transaction.screened"], secret: "whsec_fuzz-secret" }),
+    body: () => ({
+      url: "https://hooks.example.com/in",
+      events: ["transaction.screened"],
+      secret: "whsec_fuzz-secret",
+    }),
   },
 };
 
@@ -108,7 +149,9 @@ const DEEP_ARRAY = new Deep(5000, "array");
 /** JSON text of a body that may hold Deep values. */
 function jsonText(body: unknown): string | undefined {
   const deep: Deep[] = [];
-  const text = JSON.stringify(body, (_k, v: unknown) => (v instanceof Deep ? `\u0001DEEP${deep.push(v) - 1}\u0001` : v));
+  const text = JSON.stringify(body, (_k, v: unknown) =>
+    v instanceof Deep ? `\u0001DEEP${deep.push(v) - 1}\u0001` : v,
+  );
   return text?.replace(/"\\u0001DEEP(\d+)\\u0001"/g, (_m, i: string) => deep[Number(i)]!.text());
 }
 
@@ -133,7 +176,9 @@ const edgeNumber = fc.oneof(
     -8.64e15,
     1, // 1970
   ),
-  fc.constantFrom("future", "ancient").map((w) => (w === "future" ? Date.now() + 400 * DAY : Date.now() - 400 * 365 * DAY)),
+  fc
+    .constantFrom("future", "ancient")
+    .map((w) => (w === "future" ? Date.now() + 400 * DAY : Date.now() - 400 * 365 * DAY)),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
   fc.integer(),
 );
@@ -178,7 +223,10 @@ const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 6, arbitrary: leaf },
   { weight: 1, arbitrary: fc.array(leaf, { maxLength: 5 }) },
   { weight: 1, arbitrary: fc.dictionary(hostileString, leaf, { maxKeys: 4 }) },
-  { weight: 1, arbitrary: fc.constantFrom(DEEP_OBJECT, DEEP_ARRAY, {}, [], { __proto__: { polluted: true } }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(DEEP_OBJECT, DEEP_ARRAY, {}, [], { __proto__: { polluted: true } }),
+  },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
 );
 
@@ -236,7 +284,8 @@ function mutate(body: unknown, path: TPath, op: "delete" | "replace" | "extra", 
   } else if (op === "replace") parent[last] = value;
   else {
     const target = parent[last];
-    if (target && typeof target === "object" && !Array.isArray(target)) (target as Record<string, unknown>)["fz_extra"] = value;
+    if (target && typeof target === "object" && !Array.isArray(target))
+      (target as Record<string, unknown>)["fz_extra"] = value;
     else parent["fz_extra"] = value;
   }
   return copy;
@@ -278,8 +327,16 @@ const withBody = (route: TRouteMethod) => route.method !== "GET";
 
 beforeAll(async () => {
   routes = await discoverRoutes();
-  const business = await createTestClient({ type: "business", features: [...FEATURES], name: "Fuzz business" });
-  const consumer = await createTestClient({ type: "consumer", features: [...FEATURES], name: "Fuzz consumer" });
+  const business = await createTestClient({
+    type: "business",
+    features: [...FEATURES],
+    name: "Fuzz business",
+  });
+  const consumer = await createTestClient({
+    type: "consumer",
+    features: [...FEATURES],
+    name: "Fuzz consumer",
+  });
   clients = [
     { label: "business", apiKey: business.apiKey },
     { label: "consumer", apiKey: consumer.apiKey },
@@ -289,7 +346,11 @@ beforeAll(async () => {
   for (const client of clients)
     for (const key of ["POST /v1/user", "POST /v1/transaction", "PUT /v1/paymentInstrument"]) {
       const route = byKey.get(key)!;
-      const res = await call(route.handler, { apiKey: client.apiKey, method: route.method, body: SAMPLES[key]!.body!() });
+      const res = await call(route.handler, {
+        apiKey: client.apiKey,
+        method: route.method,
+        body: SAMPLES[key]!.body!(),
+      });
       expect(res.status, `${key}: ${JSON.stringify(res.body)}`).toBe(200);
     }
 });
@@ -322,7 +383,9 @@ describe("hostile input on every /v1 route", () => {
               : route.key === "GET /v1/reports/{reportId}" // no report with a caller-chosen id: 404 is the valid answer
                 ? 404
                 : 200;
-        expect(res.status, `${client.label} ${route.key}: ${JSON.stringify(res.body)?.slice(0, 300)}`).toBe(expected);
+        expect(res.status, `${client.label} ${route.key}: ${JSON.stringify(res.body)?.slice(0, 300)}`).toBe(
+          expected,
+        );
       }
   });
 
@@ -331,7 +394,12 @@ describe("hostile input on every /v1 route", () => {
       for (const client of clients)
         await fc.assert(
           fc.asyncProperty(hostileBody, async (c) => {
-            await fire(route, client, { params: sampleOf(route).params, body: c.body, rawBody: c.rawBody }, c.label);
+            await fire(
+              route,
+              client,
+              { params: sampleOf(route).params, body: c.body, rawBody: c.rawBody },
+              c.label,
+            );
           }),
           { numRuns: RUNS },
         );
@@ -365,7 +433,12 @@ describe("hostile input on every /v1 route", () => {
         await fc.assert(
           fc.asyncProperty(fc.constantFrom(...route.params), hostileString, async (name, value) => {
             const params = { ...sample.params, [name]: value };
-            await fire(route, client, { params, query: sample.query, body: sample.body?.() }, `param ${name}`);
+            await fire(
+              route,
+              client,
+              { params, query: sample.query, body: sample.body?.() },
+              `param ${name}`,
+            );
           }),
           { numRuns: RUNS },
         );
@@ -395,7 +468,12 @@ describe("hostile input on every /v1 route", () => {
         const sample = sampleOf(route);
         await fc.assert(
           fc.asyncProperty(fc.dictionary(queryKey, queryValue, { minKeys: 1, maxKeys: 3 }), async (extra) => {
-            await fire(route, client, { params: sample.params, query: { ...sample.query, ...extra } }, "query");
+            await fire(
+              route,
+              client,
+              { params: sample.params, query: { ...sample.query, ...extra } },
+              "query",
+            );
           }),
           { numRuns: RUNS },
         );
@@ -407,7 +485,10 @@ describe("hostile input on every /v1 route", () => {
     const [business] = clients;
     const byKey = new Map(routes.map((r) => [r.key, r]));
     const user = byKey.get("POST /v1/user")!;
-    const res = await call(user.handler, { apiKey: business!.apiKey, body: { id: "a\u0000b", timestamp: now() } });
+    const res = await call(user.handler, {
+      apiKey: business!.apiKey,
+      body: { id: "a\u0000b", timestamp: now() },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual(["/id: String must not contain NUL characters"]);
     const get = byKey.get("GET /v1/users/{userId}")!;
@@ -424,9 +505,19 @@ describe("hostile input on every /v1 route", () => {
   it("refuses ids too long to index with a 400 and stores nothing", async () => {
     const byKey = new Map(routes.map((r) => [r.key, r]));
     for (const client of clients)
-      for (const key of ["POST /v1/event", "POST /v1/transaction", "POST /v1/user", "PUT /v1/paymentInstrument"]) {
+      for (const key of [
+        "POST /v1/event",
+        "POST /v1/transaction",
+        "POST /v1/user",
+        "PUT /v1/paymentInstrument",
+      ]) {
         const route = byKey.get(key)!;
-        const body = mutate(SAMPLES[key]!.body!(), key === "PUT /v1/paymentInstrument" ? ["paymentInstrument", "id"] : ["id"], "replace", LONG_ID);
+        const body = mutate(
+          SAMPLES[key]!.body!(),
+          key === "PUT /v1/paymentInstrument" ? ["paymentInstrument", "id"] : ["id"],
+          "replace",
+          LONG_ID,
+        );
         const rejected = stats.rejected;
         await fire(route, client, { body }, "long id");
         expect(stats.rejected, key).toBe(rejected + 1);

@@ -5,7 +5,10 @@ import { prisma } from "@/lib/db";
 
 // Shared by the fuzz and isolation tests: every /v1 route found on disk, so routes added later are covered.
 
-export type THandler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+export type THandler = (
+  req: Request,
+  ctx: { params: Promise<Record<string, string | string[]>> },
+) => Promise<Response>;
 export type TMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export type TRouteMethod = {
   /** "POST /v1/comments/user/{userId}" */
@@ -29,7 +32,13 @@ function routeFiles(dir: string): string[] {
 
 function apiPath(file: string): string {
   const rel = path.relative(path.resolve("app"), path.dirname(file));
-  return "/" + rel.split(path.sep).map((seg) => seg.replace(/^\[(\w+)\]$/, "{$1}")).join("/");
+  return (
+    "/" +
+    rel
+      .split(path.sep)
+      .map((seg) => seg.replace(/^\[(\w+)\]$/, "{$1}"))
+      .join("/")
+  );
 }
 
 /** Every implemented method of every authenticated /v1 route (not the catch-all, not the public openapi.json). */
@@ -85,7 +94,10 @@ export const ERROR_TYPES: Record<number, string> = {
 
 /** The contract's error body for a non-2xx answer; a 400 carries `<pointer>: <message>` details. */
 export function expectContractError(res: { status: number; body: unknown }, context: string): void {
-  const body = res.body as { error?: { type?: unknown; message?: unknown; details?: unknown }; timestamp?: unknown };
+  const body = res.body as {
+    error?: { type?: unknown; message?: unknown; details?: unknown };
+    timestamp?: unknown;
+  };
   const where = `${context} → ${res.status} ${JSON.stringify(res.body)?.slice(0, 400)}`;
   expect(ERROR_TYPES[res.status], where).toBeDefined();
   expect(body && typeof body === "object", where).toBe(true);
@@ -94,10 +106,14 @@ export function expectContractError(res: { status: number; body: unknown }, cont
   expect(body.error?.type, where).toBe(ERROR_TYPES[res.status]);
   expect(typeof body.error?.message === "string" && body.error.message.length > 0, where).toBe(true);
   const allowed = ["type", "message", "details"];
-  expect(Object.keys(body.error ?? {}).every((k) => allowed.includes(k)), where).toBe(true);
+  expect(
+    Object.keys(body.error ?? {}).every((k) => allowed.includes(k)),
+    where,
+  ).toBe(true);
   if (body.error?.details !== undefined || res.status === 400) {
     const details = body.error?.details;
     expect(Array.isArray(details) && details.length > 0, where).toBe(true);
-    for (const d of details as unknown[]) expect(typeof d === "string" && /^\/.*?: \S/s.test(d), where).toBe(true);
+    for (const d of details as unknown[])
+      expect(typeof d === "string" && /^\/.*?: \S/s.test(d), where).toBe(true);
   }
 }
