@@ -20,7 +20,8 @@ const API_ACTOR: TActor = { type: "api", id: "api" };
 export function createdResponse(row: Report): TCreateReportResponse {
   return {
     reportId: row.id,
-    status: "draft",
+    // A repeated id answers the report as it is now (draft unless an officer has moved it on).
+    status: row.status as TCreateReportResponse["status"],
     reportType: row.reportType as TCreateReportResponse["reportType"],
     ...(row.reportNumber !== null ? { reportNumber: row.reportNumber } : {}),
     fiuReferenceNumber: row.fiuReferenceNumber,
