@@ -11,7 +11,12 @@ export const WEBHOOK_DELIVERY_EVENT = "webhook/delivery.requested";
  */
 export async function emitWebhook(
   tx: Tx,
-  { clientId, event, payload, timestamp = Date.now() }: {
+  {
+    clientId,
+    event,
+    payload,
+    timestamp = Date.now(),
+  }: {
     clientId: string;
     event: TWebhookEventType;
     payload: Record<string, unknown>;
@@ -24,10 +29,23 @@ export async function emitWebhook(
   });
   if (subscriptions.length === 0) return 0;
   const body = JSON.stringify({ event, payload, timestamp });
-  const outboxEventId = await enqueue(tx, { clientId, name: "webhook/event.emitted", data: { event, timestamp } });
+  // The emitted event's own outbox row: the key grouping its deliveries (one per subscription), and
+  // an event other Inngest functions may listen to. The deliveries are driven by their own rows below.
+  const outboxEventId = await enqueue(tx, {
+    clientId,
+    name: "webhook/event.emitted",
+    data: { event, timestamp },
+  });
   for (const subscription of subscriptions) {
     const delivery = await tx.webhookDelivery.create({
-      data: { clientId, subscriptionId: subscription.id, outboxEventId, eventType: event, body, nextAttemptAt: new Date() },
+      data: {
+        clientId,
+        subscriptionId: subscription.id,
+        outboxEventId,
+        eventType: event,
+        body,
+        nextAttemptAt: new Date(),
+      },
       select: { id: true },
     });
     await enqueue(tx, { clientId, name: WEBHOOK_DELIVERY_EVENT, data: { deliveryId: delivery.id } });
