@@ -145,6 +145,44 @@ test("create a webhook, see the failed delivery, redeliver it to a verified 200"
   }
 });
 
+test("an admin creates and revokes an API key, saves settings and adds a team member", async ({ page, request }) => {
+  await signIn(page, DEMO.admin);
+  await page.goto("/dashboard/api-keys");
+  await page.getByLabel("Name").fill("e2e key");
+  await page.getByRole("button", { name: "Create key" }).click();
+  const shown = (await page.getByTestId("new-api-key").textContent()) ?? "";
+  expect(shown).toMatch(/^rsk_/);
+  await page.screenshot({ path: "test-results/screens/api-key-created.png" });
+  await page.getByRole("button", { name: "Done" }).click();
+  await expect(page.getByTestId("new-api-key")).toHaveCount(0);
+  const listRes = await request.get("/v1/rules", { headers: { authorization: `Bearer ${shown}` } });
+  expect(listRes.status()).toBe(200);
+
+  const row = page.getByRole("row").filter({ hasText: "e2e key" });
+  page.once("dialog", (dialog) => void dialog.accept());
+  await row.getByRole("button", { name: "Revoke" }).click();
+  await expect(row).toContainText("revoked");
+  expect((await request.get("/v1/rules", { headers: { authorization: `Bearer ${shown}` } })).status()).toBe(401);
+  await page.screenshot({ path: "test-results/screens/api-keys.png", fullPage: true });
+
+  await page.goto("/dashboard/settings");
+  await page.getByLabel("Reporting entity id").fill("E2E-ENTITY-1");
+  await page.getByLabel("Default indicator codes (comma-separated)").fill("SAR01, SAR02");
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByText("Settings saved.")).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel("Reporting entity id")).toHaveValue("E2E-ENTITY-1");
+  await page.screenshot({ path: "test-results/screens/settings.png", fullPage: true });
+
+  await page.goto("/dashboard/team");
+  await page.getByLabel("Email").fill("new.reviewer@demo.test");
+  await page.getByLabel("Role").selectOption("reviewer");
+  await page.getByLabel("Initial password (at least 8 characters)").fill("a-long-initial-pass");
+  await page.getByRole("button", { name: "Create user" }).click();
+  await expect(page.getByRole("row").filter({ hasText: "new.reviewer@demo.test" })).toContainText("active");
+  await page.screenshot({ path: "test-results/screens/team.png", fullPage: true });
+});
+
 test("a reviewer is refused the admin pages and the routes behind them", async ({ page }) => {
   await signIn(page, DEMO.reviewer);
   for (const path of ["/dashboard/webhooks", "/dashboard/api-keys", "/dashboard/settings", "/dashboard/team"]) {
