@@ -206,31 +206,39 @@ export async function explainDecision({
 }): Promise<TDecisionExplanation | null> {
   const decision = await prisma.decision.findFirst({ where: { clientId, id: decisionId } });
   if (!decision) return null;
-  const evaluated = (decision.evaluated ?? []) as unknown as TEvaluatedRule[];
+  // Partial: decisions are JSON, and one written by an older engine may lack fields.
+  type TStoredEvaluation = Partial<TEvaluatedRule> & { ruleId: string; status: string };
+  const evaluated = (Array.isArray(decision.evaluated)
+    ? decision.evaluated
+    : []) as unknown as TStoredEvaluation[];
   const aggregates = (decision.aggregates ?? {}) as Record<string, Record<string, number | null>>;
   const variables = ((decision.input as { variables?: Record<string, unknown> } | null)?.variables ??
     {}) as Record<string, unknown>;
   const versions = await prisma.ruleVersion.findMany({
-    where: { clientId, id: { in: evaluated.map((e) => e.versionId) } },
+    // Defensive: a decision written by an older engine (or by hand) may lack version ids.
+    where: {
+      clientId,
+      id: { in: evaluated.map((e) => e.versionId).filter((id): id is string => typeof id === "string") },
+    },
     select: { id: true, reason: true, condition: true, aggregates: true },
   });
   const byId = new Map(versions.map((v) => [v.id, v]));
-  const explained: TRuleExplanation[] = evaluated.map((e) => {
-    const v = byId.get(e.versionId);
+  const explained: TRuleExplanation[] = evaluated.map((e, i) => {
+    const v = e.versionId ? byId.get(e.versionId) : undefined;
     return {
       ruleId: e.ruleId,
-      name: e.name,
+      name: e.name ?? e.ruleId,
       status: e.status,
-      version: e.version,
-      versionId: e.versionId,
-      level: e.level,
-      recommendedAction: e.recommendedAction,
+      version: e.version ?? 0,
+      versionId: e.versionId ?? `${e.ruleId}#${i}`,
+      level: e.level ?? "n/a",
+      recommendedAction: e.recommendedAction ?? "",
       reason: v?.reason ?? null,
       condition: v?.condition ?? null,
       aggregateDefinitions: (v?.aggregates ?? {}) as Record<string, unknown>,
-      aggregates: aggregates[e.versionId] ?? {},
+      aggregates: (e.versionId && aggregates[e.versionId]) || {},
       values: v ? conditionValues(v.condition, variables) : {},
-      triggered: e.triggered,
+      triggered: e.triggered === true,
       error: e.error ?? null,
     };
   });

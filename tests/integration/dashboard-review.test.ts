@@ -354,6 +354,32 @@ describe("transactions", () => {
     expect(detail.user).toEqual({ id: "u-1", name: "Ana u-1", status: "active" });
   });
 
+  it("a decision stored without rule version ids is still explained", async () => {
+    const decision = await prisma.decision.create({
+      data: {
+        clientId: a.clientId,
+        subjectType: "transaction",
+        subjectId: "tx-small",
+        riskLevel: "low",
+        recommendedAction: "ALLOW",
+        evaluated: [{ ruleId: "OLD", status: "dry-run", triggered: true }],
+        aggregates: {},
+        input: {},
+        response: {},
+        durationMs: 1,
+      },
+    });
+    await prisma.transaction.update({
+      where: { clientId_id: { clientId: a.clientId, id: "tx-small" } },
+      data: { decisionId: decision.id },
+    });
+    const detail = await getTransactionDetail({ clientId: a.clientId, transactionId: "tx-small" });
+    expect(detail.decision?.shadowHits.map((r) => [r.ruleId, r.name, r.condition])).toEqual([
+      ["OLD", "OLD", null],
+    ]);
+    expect(detail.previousDecisions).toHaveLength(1);
+  });
+
   it("lists transactions with filters and keyset pages, scoped to the client", async () => {
     const all = await listTransactions({
       clientId: a.clientId,
