@@ -8,6 +8,7 @@ const nextConfig = {
     "pg",
     "@prisma/adapter-pg",
     "bcryptjs",
+    "xmllint-wasm",
   ],
   // Types are checked once by `tsc --noEmit` in `npm test`; the build does not repeat it.
   typescript: { ignoreBuildErrors: true },

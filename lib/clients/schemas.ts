@@ -54,6 +54,20 @@ export const ZReportingProfile = z.object({
     })
     .optional(),
   indicatorCodes: z.array(z.string()).optional(),
+  // goAML code lists of the client's FIU (submission code, contact type, transmode by payment method, ...).
+  codes: z
+    .object({
+      submissionCode: z.string().optional(),
+      contactType: z.string().optional(),
+      communicationType: z.string().optional(),
+      fundsCode: z.string().optional(),
+      transmode: z.record(z.string(), z.string()).optional(),
+      reportCode: z.record(z.string(), z.string()).optional(),
+    })
+    .optional(),
+  // An FIU-specific goAML schema replacing the generic 5.0.1 one: a file path, or the XSD text itself.
+  goamlSchemaPath: z.string().optional(),
+  goamlSchemaXsd: z.string().optional(),
 });
 export type TReportingProfile = z.infer<typeof ZReportingProfile>;
 

@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -240,27 +239,21 @@ export function schemaFileFor(profile: TReportProfile): string {
 
 export type TValidation = { valid: boolean; errors: string[] };
 
-/** Validates XML against an XSD with libxml2 (xmllint). */
-export function validateXml(xml: string, xsdFile: string): Promise<TValidation> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      "xmllint",
-      ["--noout", "--nonet", "--schema", xsdFile, "-"],
-      { maxBuffer: 8 * 1024 * 1024, timeout: 30_000 },
-      (err, _stdout, stderr) => {
-        if (err && (err as NodeJS.ErrnoException).code === "ENOENT") {
-          reject(new Error("xmllint is not installed (Debian package libxml2-utils)"));
-          return;
-        }
-        const errors = stderr
-          .split("\n")
-          .filter((line) => /error/i.test(line) && !/fails to validate/.test(line))
-          .map((line) => line.replace(/^-:\d+: /, "").trim());
-        resolve({ valid: !err, errors: err ? (errors.length ? errors : [stderr.trim() || "invalid"]) : [] });
-      },
-    );
-    child.stdin?.end(xml);
+/**
+ * Validates XML against an XSD in-process with libxml2 compiled to WebAssembly (xmllint-wasm, run in a
+ * worker thread): no native binary is needed, so air-gapped installs validate exactly like CI.
+ */
+export async function validateXml(xml: string, xsdFile: string): Promise<TValidation> {
+  const { validateXML } = await import("xmllint-wasm");
+  const result = await validateXML({
+    xml: [{ fileName: "report.xml", contents: xml }],
+    schema: [{ fileName: path.basename(xsdFile), contents: readFileSync(xsdFile, "utf8") }],
+    initialMemoryPages: 512,
   });
+  return {
+    valid: result.valid,
+    errors: result.errors.map((e) => e.message.trim()).filter((m) => m && !/fails to validate/.test(m)),
+  };
 }
 
 export type TGoamlExport =

@@ -217,20 +217,8 @@ export const ZListReportsResponse = z.object({
  * The client's reporting profile as the report domain reads it: the shared profile plus goAML lookup codes
  * (FIU-specific) and an optional FIU schema replacing the generic goAML XSD (a file path, or the XSD inline).
  */
-export const ZReportProfile = ZReportingProfile.extend({
-  codes: z
-    .object({
-      submissionCode: z.string().optional(),
-      contactType: z.string().optional(),
-      communicationType: z.string().optional(),
-      fundsCode: z.string().optional(),
-      transmode: z.record(z.string(), z.string()).optional(),
-      reportCode: z.record(z.string(), z.string()).optional(),
-    })
-    .optional(),
-  goamlSchemaPath: z.string().optional(),
-  goamlSchemaXsd: z.string().optional(),
-}).partial();
+// Every field of the client's reporting profile is optional here: a draft is populated from what exists.
+export const ZReportProfile = ZReportingProfile.partial();
 export type TReportProfile = z.infer<typeof ZReportProfile>;
 
 export function readReportProfile(value: unknown): TReportProfile {
