@@ -32,7 +32,9 @@ export async function launch(mode: "dev" | "start"): Promise<void> {
   if (!process.env.DATABASE_URL) {
     embedded = await startEmbeddedDatabase();
     process.env.DATABASE_URL = embedded.url;
-    process.env.DATABASE_POOL_SIZE ??= "8";
+    // One connection: the PGlite socket server serves one session, and a transaction on one connection
+    // disturbs statements of the others.
+    process.env.DATABASE_POOL_SIZE = "1";
     console.log(`Embedded database (PGlite) in ${path.join(DATA_DIR, "pglite")}`);
   }
   if (!process.env.NEXTAUTH_SECRET || !process.env.WEBHOOK_SECRET_KEY) {

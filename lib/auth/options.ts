@@ -1,5 +1,5 @@
 import type { NextAuthOptions } from "next-auth";
-import CredentialsProvider from "next-auth/providers/credentials";
+import CredentialsModule from "next-auth/providers/credentials";
 import { verifyDashboardPassword, type TDashboardRole } from "@/lib/dashboard-users/create-dashboard-user";
 
 /* eslint-disable @typescript-eslint/consistent-type-definitions -- module augmentation needs interfaces */
@@ -20,6 +20,10 @@ declare module "next-auth/jwt" {
     role?: TDashboardRole;
   }
 }
+
+// next-auth 4 ships CommonJS: under plain Node ESM (tsx scripts) the default import is the module object.
+const CredentialsProvider =
+  (CredentialsModule as unknown as { default?: typeof CredentialsModule }).default ?? CredentialsModule;
 
 export const authOptions: NextAuthOptions = {
   session: { strategy: "jwt", maxAge: 8 * 60 * 60 },
