@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { localSecrets } from "@/lib/local-secrets";
 
 // The one place that reads process.env.
 const ZEnv = z.object({
@@ -27,6 +28,20 @@ const ZEnv = z.object({
 
 export type TEnv = z.infer<typeof ZEnv>;
 
-export const env: TEnv = ZEnv.parse(process.env);
+function parseEnv(): TEnv {
+  const parsed = ZEnv.parse(process.env);
+  if (!parsed.NEXTAUTH_SECRET || !parsed.WEBHOOK_SECRET_KEY) {
+    const local = localSecrets();
+    parsed.NEXTAUTH_SECRET ??= local.NEXTAUTH_SECRET;
+    parsed.WEBHOOK_SECRET_KEY ??= local.WEBHOOK_SECRET_KEY;
+    // next-auth reads its secret from the environment too.
+    process.env.NEXTAUTH_SECRET ??= parsed.NEXTAUTH_SECRET;
+    if (parsed.NODE_ENV === "production")
+      console.warn("NEXTAUTH_SECRET / WEBHOOK_SECRET_KEY not set: using generated secrets from .data/secrets.json");
+  }
+  return parsed;
+}
+
+export const env: TEnv = parseEnv();
 
 export const isProduction = env.NODE_ENV === "production";

@@ -1,21 +1,8 @@
 // Starts the service: embedded database when DATABASE_URL is unset, migrations, demo data (dev), then Next.js.
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { localSecrets } from "../lib/local-secrets";
 import { DATA_DIR, startEmbeddedDatabase, type TEmbeddedDatabase } from "../lib/embedded/server";
-
-function localSecrets(): { NEXTAUTH_SECRET: string; WEBHOOK_SECRET_KEY: string } {
-  mkdirSync(DATA_DIR, { recursive: true });
-  const file = path.join(DATA_DIR, "secrets.json");
-  if (existsSync(file)) return JSON.parse(readFileSync(file, "utf8")) as never;
-  const secrets = {
-    NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
-    WEBHOOK_SECRET_KEY: randomBytes(32).toString("base64url"),
-  };
-  writeFileSync(file, JSON.stringify(secrets), { mode: 0o600 });
-  return secrets;
-}
 
 function run(command: string, args: string[]): Promise<number> {
   return new Promise((resolve) => {
@@ -38,10 +25,7 @@ export async function launch(mode: "dev" | "start"): Promise<void> {
     console.log(`Embedded database (PGlite) in ${path.join(DATA_DIR, "pglite")}`);
   }
   if (!process.env.NEXTAUTH_SECRET || !process.env.WEBHOOK_SECRET_KEY) {
-    if (mode === "start" && process.env.NODE_ENV === "production" && !embedded) {
-      console.error("NEXTAUTH_SECRET and WEBHOOK_SECRET_KEY must be set in production.");
-      process.exit(1);
-    }
+    // Unset on a laptop or demo: generated once into .data/secrets.json (see lib/local-secrets.ts).
     const secrets = localSecrets();
     process.env.NEXTAUTH_SECRET ??= secrets.NEXTAUTH_SECRET;
     process.env.WEBHOOK_SECRET_KEY ??= secrets.WEBHOOK_SECRET_KEY;

@@ -1,5 +1,6 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsModule from "next-auth/providers/credentials";
+import { env } from "@/lib/env";
 import { verifyDashboardPassword, type TDashboardRole } from "@/lib/dashboard-users/create-dashboard-user";
 
 /* eslint-disable @typescript-eslint/consistent-type-definitions -- module augmentation needs interfaces */
@@ -26,6 +27,7 @@ const CredentialsProvider =
   (CredentialsModule as unknown as { default?: typeof CredentialsModule }).default ?? CredentialsModule;
 
 export const authOptions: NextAuthOptions = {
+  secret: env.NEXTAUTH_SECRET,
   session: { strategy: "jwt", maxAge: 8 * 60 * 60 },
   pages: { signIn: "/login" },
   providers: [
