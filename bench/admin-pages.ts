@@ -9,7 +9,8 @@
 import { spawnSync } from "node:child_process";
 import pg from "pg";
 
-const DB_URL = process.env.ADMIN_BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/rss_dashboard_bench";
+const DB_URL =
+  process.env.ADMIN_BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/rss_dashboard_bench";
 const RUNS = 7;
 const DELIVERIES = 100_000;
 
@@ -61,7 +62,10 @@ async function seedBase(): Promise<string> {
         'currencyCode', 'EUR', 'status', 'APPROVED', 'timestamp', 0),
       md5(g::text), 'low', 'ALLOW', now()
     FROM generate_series(0, 999999) g`);
-  const rules = await prisma.rule.findMany({ where: { clientId, subject: "transaction" }, include: { versions: true } });
+  const rules = await prisma.rule.findMany({
+    where: { clientId, subject: "transaction" },
+    include: { versions: true },
+  });
   const values = rules.map((r, i) => `(${i}, '${r.id}', '${r.ruleId}', '${r.versions[0]!.id}')`).join(",");
   await prisma.$executeRawUnsafe(`
     WITH r(i, ref, rid, vid) AS (VALUES ${values})
@@ -70,12 +74,18 @@ async function seedBase(): Promise<string> {
     SELECT 'alert-' || g, '${clientId}', 'tx-' || (g * 10), r.ref, r.rid, r.vid, r.rid, 'high', 'seeded', 'REVIEW',
       now() - (g * 10 * interval '2.592 seconds')
     FROM generate_series(0, 99999) g JOIN r ON r.i = g % ${rules.length}`);
-  await sql(DB_URL, `CREATE TABLE IF NOT EXISTS bench_state (client_id text); INSERT INTO bench_state VALUES ('${clientId}')`);
+  await sql(
+    DB_URL,
+    `CREATE TABLE IF NOT EXISTS bench_state (client_id text); INSERT INTO bench_state VALUES ('${clientId}')`,
+  );
   return clientId;
 }
 
 async function seedDeliveries(clientId: string): Promise<void> {
-  const { rows } = await sql(DB_URL, `SELECT count(*)::int AS n FROM webhook_deliveries WHERE "clientId" = '${clientId}'`);
+  const { rows } = await sql(
+    DB_URL,
+    `SELECT count(*)::int AS n FROM webhook_deliveries WHERE "clientId" = '${clientId}'`,
+  );
   if ((rows[0] as { n: number }).n >= DELIVERIES) return;
   await sql(
     DB_URL,
@@ -106,7 +116,10 @@ const DECISIONS = 300_000;
 
 /** A week of decisions, each recording three evaluated rules, one of them a dry-run hit 5 % of the time. */
 async function seedDecisions(clientId: string, shadowRef: string): Promise<void> {
-  const { rows } = await sql(DB_URL, `SELECT count(*)::int AS n FROM decisions WHERE "clientId" = '${clientId}'`);
+  const { rows } = await sql(
+    DB_URL,
+    `SELECT count(*)::int AS n FROM decisions WHERE "clientId" = '${clientId}'`,
+  );
   if ((rows[0] as { n: number }).n >= DECISIONS) return;
   await sql(
     DB_URL,
@@ -131,7 +144,9 @@ async function time(label: string, fn: () => Promise<unknown>): Promise<void> {
     samples.push(performance.now() - t);
   }
   samples.sort((a, b) => a - b);
-  log(`${label}: median ${samples[Math.floor(RUNS / 2)]!.toFixed(1)} ms, max ${samples[RUNS - 1]!.toFixed(1)} ms`);
+  log(
+    `${label}: median ${samples[Math.floor(RUNS / 2)]!.toFixed(1)} ms, max ${samples[RUNS - 1]!.toFixed(1)} ms`,
+  );
 }
 
 export async function runAdminBench(): Promise<void> {
@@ -170,11 +185,18 @@ export async function runAdminBench(): Promise<void> {
   }
   const shadow = await prisma.rule.findFirstOrThrow({ where: { clientId, ruleId: "BENCH-SHADOW" } });
   await seedDecisions(clientId, shadow.id);
-  await time(`rules list with a dry-run rule (hits from the newest ${SHADOW_SAMPLE} of ${DECISIONS} decisions)`, () => listRulesWithHits(user));
+  await time(
+    `rules list with a dry-run rule (hits from the newest ${SHADOW_SAMPLE} of ${DECISIONS} decisions)`,
+    () => listRulesWithHits(user),
+  );
   await time("delivery log, first page (50)", () => listWebhookDeliveries(user, { limit: 50 }));
-  await time("delivery log, failed only (50)", () => listWebhookDeliveries(user, { limit: 50, status: "failed" }));
+  await time("delivery log, failed only (50)", () =>
+    listWebhookDeliveries(user, { limit: 50, status: "failed" }),
+  );
   const page = await listWebhookDeliveries(user, { limit: 100 });
-  await time("delivery log, next page by cursor", () => listWebhookDeliveries(user, { limit: 50, before: page.nextCursor ?? undefined }));
+  await time("delivery log, next page by cursor", () =>
+    listWebhookDeliveries(user, { limit: 50, before: page.nextCursor ?? undefined }),
+  );
   await time("api keys", () => listApiKeys(user));
 
   if (!(await prisma.rule.findFirst({ where: { clientId, ruleId: "BENCH-BACKTEST" } }))) {
@@ -188,18 +210,27 @@ export async function runAdminBench(): Promise<void> {
         recommendedAction: "REVIEW",
         reason: "bench",
         condition: "transaction.amount > 15000 && aggregates.userTx24h >= 1",
-        aggregates: { userTx24h: { function: "count", over: "transaction", groupBy: "userId", window: "24h" } },
+        aggregates: {
+          userTx24h: { function: "count", over: "transaction", groupBy: "userId", window: "24h" },
+        },
       },
     });
   }
   const to = Date.now();
   const from = to - 7 * 86_400_000;
-  await time("backtest first batch (200 tx, counts the period)", () => runBacktestBatch(user, { ruleId: "BENCH-BACKTEST", from, to, batchSize: 200 }));
+  await time("backtest first batch (200 tx, counts the period)", () =>
+    runBacktestBatch(user, { ruleId: "BENCH-BACKTEST", from, to, batchSize: 200 }),
+  );
   const first = await runBacktestBatch(user, { ruleId: "BENCH-BACKTEST", from, to, batchSize: 200 });
   await time("backtest next batch (200 tx)", () =>
-    runBacktestBatch(user, { ruleId: "BENCH-BACKTEST", from, to, batchSize: 200, cursor: first.nextCursor ?? undefined }),
+    runBacktestBatch(user, {
+      ruleId: "BENCH-BACKTEST",
+      from,
+      to,
+      batchSize: 200,
+      cursor: first.nextCursor ?? undefined,
+    }),
   );
   log(`backtest period holds ${first.total} transactions`);
   await prisma.$disconnect();
 }
-

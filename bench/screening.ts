@@ -16,7 +16,16 @@ const PORT = Number(process.env.BENCH_PORT ?? 3200);
 const USERS = 50_000;
 const STATE = path.resolve(".data/bench-state.json");
 
-type TLevel = { connections: number; rps: number; p50: number; p95: number; p99: number; errors: number; non2xx: number; rssMb: number };
+type TLevel = {
+  connections: number;
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  rssMb: number;
+};
 
 function log(msg: string) {
   console.log(`[bench] ${msg}`);
@@ -59,8 +68,12 @@ async function prepareDatabase(): Promise<{ clientId: string; apiKey: string }> 
   const { prisma } = await import("@/lib/db");
   const { clientId, apiKey } = await createClient({ name: "Bench", type: "consumer", features: [] });
 
-  const rules: Record<string, unknown>[] = DEMO_RULES.filter((r) => r.subject === "transaction").map((r) => ({ ...r, status: "active" }));
-  const withAggregates = () => rules.filter((r) => r.aggregates && Object.keys(r.aggregates as object).length > 0).length;
+  const rules: Record<string, unknown>[] = DEMO_RULES.filter((r) => r.subject === "transaction").map((r) => ({
+    ...r,
+    status: "active",
+  }));
+  const withAggregates = () =>
+    rules.filter((r) => r.aggregates && Object.keys(r.aggregates as object).length > 0).length;
   let n = 0;
   while (withAggregates() < 8) {
     n++;
@@ -73,7 +86,15 @@ async function prepareDatabase(): Promise<{ clientId: string; apiKey: string }> 
       recommendedAction: "REVIEW",
       reason: "High merchant volume",
       condition: `aggregates.merchantVolume > ${1_000_000 * n}`,
-      aggregates: { merchantVolume: { function: "sum", over: "transaction", groupBy: "merchantId", window: "7d", field: "amount" } },
+      aggregates: {
+        merchantVolume: {
+          function: "sum",
+          over: "transaction",
+          groupBy: "merchantId",
+          window: "7d",
+          field: "amount",
+        },
+      },
     });
   }
   while (rules.length < 30) {
@@ -222,10 +243,18 @@ function pgbenchCeiling(clientId: string): { connections: number; tps: number }[
       "COMMIT;",
     ].join("\n"),
   );
-  spawnSync("psql", [DB_URL, "-qc", 'DROP TABLE IF EXISTS bench_ceiling; CREATE TABLE bench_ceiling ("clientId" text, id text primary key, "userId" text, amount numeric, "occurredAt" timestamptz)']);
+  spawnSync("psql", [
+    DB_URL,
+    "-qc",
+    'DROP TABLE IF EXISTS bench_ceiling; CREATE TABLE bench_ceiling ("clientId" text, id text primary key, "userId" text, amount numeric, "occurredAt" timestamptz)',
+  ]);
   const out: { connections: number; tps: number }[] = [];
   for (const c of LEVELS) {
-    const res = spawnSync("pgbench", ["-n", "-c", String(c), "-j", String(Math.min(c, 2)), "-T", String(DURATION), "-f", script, DB_URL], { encoding: "utf8" });
+    const res = spawnSync(
+      "pgbench",
+      ["-n", "-c", String(c), "-j", String(Math.min(c, 2)), "-T", String(DURATION), "-f", script, DB_URL],
+      { encoding: "utf8" },
+    );
     const tps = Number(/tps = ([\d.]+)/.exec(res.stdout)?.[1] ?? 0);
     out.push({ connections: c, tps: Math.round(tps) });
     log(`pgbench c=${c}: ${Math.round(tps)} tps`);
@@ -244,7 +273,9 @@ async function main() {
     for (const c of LEVELS) {
       const level = await drive(apiKey, c, server.pid);
       levels.push(level);
-      log(`c=${c}: ${level.rps} req/s, p50 ${level.p50} ms, p99 ${level.p99} ms, errors ${level.errors}, non-2xx ${level.non2xx}, rss ${level.rssMb} MB`);
+      log(
+        `c=${c}: ${level.rps} req/s, p50 ${level.p50} ms, p99 ${level.p99} ms, errors ${level.errors}, non-2xx ${level.non2xx}, rss ${level.rssMb} MB`,
+      );
     }
   } finally {
     server.kill("SIGTERM");
@@ -252,15 +283,28 @@ async function main() {
   const ceiling = pgbenchCeiling(clientId);
   const best = levels.reduce((a, b) => (b.rps > a.rps ? b : a));
   const bestCeiling = ceiling.reduce((a, b) => (b.tps > a.tps ? b : a));
-  console.log("\n| connections | screenings/s | p50 ms | p97.5 ms | p99 ms | errors | non-2xx | server RSS MB |");
+  console.log(
+    "\n| connections | screenings/s | p50 ms | p97.5 ms | p99 ms | errors | non-2xx | server RSS MB |",
+  );
   console.log("|---|---|---|---|---|---|---|---|");
-  for (const l of levels) console.log(`| ${l.connections} | ${l.rps} | ${l.p50} | ${l.p95} | ${l.p99} | ${l.errors} | ${l.non2xx} | ${l.rssMb} |`);
-  console.log(`\npgbench ceiling (insert + indexed 24h aggregate + commit): ${ceiling.map((c) => `c=${c.connections}: ${c.tps} tps`).join(", ")}`);
-  console.log(`ratio best screening throughput / best pgbench ceiling: ${(best.rps / bestCeiling.tps).toFixed(2)}`);
-  writeFileSync(path.resolve(".data/bench-results.json"), JSON.stringify({ rows: ROWS, levels, ceiling }, null, 2));
+  for (const l of levels)
+    console.log(
+      `| ${l.connections} | ${l.rps} | ${l.p50} | ${l.p95} | ${l.p99} | ${l.errors} | ${l.non2xx} | ${l.rssMb} |`,
+    );
+  console.log(
+    `\npgbench ceiling (insert + indexed 24h aggregate + commit): ${ceiling.map((c) => `c=${c.connections}: ${c.tps} tps`).join(", ")}`,
+  );
+  console.log(
+    `ratio best screening throughput / best pgbench ceiling: ${(best.rps / bestCeiling.tps).toFixed(2)}`,
+  );
+  writeFileSync(
+    path.resolve(".data/bench-results.json"),
+    JSON.stringify({ rows: ROWS, levels, ceiling }, null, 2),
+  );
 }
 
-main().catch((err: unknown) => {
+// BENCH_SOAK_SECONDS=N: the memory soak of bench/soak.ts instead.
+(process.env.BENCH_SOAK_SECONDS ? import("./soak").then((m) => m.soak()) : main()).catch((err: unknown) => {
   console.error(err);
   process.exit(1);
 });

@@ -20,7 +20,15 @@ export const NAV_ITEMS: TNavItem[] = [
   { href: "/dashboard/team", label: "Team", roles: ["admin"] },
 ];
 
-export function Nav({ role, email, clientName }: { role: TDashboardRole; email: string; clientName: string }) {
+export function Nav({
+  role,
+  email,
+  clientName,
+}: {
+  role: TDashboardRole;
+  email: string;
+  clientName: string;
+}) {
   const pathname = usePathname();
   const items = NAV_ITEMS.filter((item) => !item.roles || item.roles.includes(role));
   return (

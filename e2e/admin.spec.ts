@@ -22,7 +22,10 @@ test.describe.configure({ mode: "serial" });
 test.beforeAll(async () => {
   const db = new pg.Client({ connectionString: DB_URL });
   await db.connect();
-  const { rows } = await db.query<{ id: string }>(`SELECT "id" FROM "clients" WHERE "name" = $1 ORDER BY "createdAt" LIMIT 1`, [DEMO.clientName]);
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT "id" FROM "clients" WHERE "name" = $1 ORDER BY "createdAt" LIMIT 1`,
+    [DEMO.clientName],
+  );
   await db.end();
   const clientId = rows[0]!.id;
   const out = execFileSync("npx", ["tsx", "lib/cli/main.ts", "apikey", "create", "--client", clientId], {
@@ -49,7 +52,10 @@ async function screen(request: APIRequestContext, id: string, amount: number, ti
   return (await res.json()) as { triggered: Array<{ id: string }> };
 }
 
-test("write a rule, see the CEL error, fix it, backtest, publish, and it fires", async ({ page, request }) => {
+test("write a rule, see the CEL error, fix it, backtest, publish, and it fires", async ({
+  page,
+  request,
+}) => {
   const now = Date.now();
   // history: three big payments of one user within three hours -> the 2nd and 3rd would fire
   await screen(request, "e2e-hist-1", 7500, now - 3 * HOUR);
@@ -67,7 +73,9 @@ test("write a rule, see the CEL error, fix it, backtest, publish, and it fires",
   await page.getByLabel("Reason").fill("Two or more payments of 7,000 or more within 24 h");
   await page.getByRole("button", { name: "Add aggregate" }).click();
   await page.getByLabel("Where").fill("transaction.amount >= 7000");
-  await page.getByLabel("Condition (CEL)").fill("transaction.userId == 'e2e-bt' && aggregates.agg1 >= 2 && amount > 1");
+  await page
+    .getByLabel("Condition (CEL)")
+    .fill("transaction.userId == 'e2e-bt' && aggregates.agg1 >= 2 && amount > 1");
   await expect(page.getByTestId("error-rule-condition")).toContainText("Unknown variable");
   await page.screenshot({ path: "test-results/screens/rule-editor-cel-error.png", fullPage: true });
 
@@ -96,7 +104,10 @@ test("write a rule, see the CEL error, fix it, backtest, publish, and it fires",
   expect(answer.triggered.map((t) => t.id)).toContain(RULE_ID);
 });
 
-test("create a webhook, see the failed delivery, redeliver it to a verified 200", async ({ page, request }) => {
+test("create a webhook, see the failed delivery, redeliver it to a verified 200", async ({
+  page,
+  request,
+}) => {
   let mode: 500 | 200 = 500;
   const verified: Array<{ event: string; status: number }> = [];
   const server: Server = createServer((req, res) => {
@@ -137,15 +148,24 @@ test("create a webhook, see the failed delivery, redeliver it to a verified 200"
     mode = 200;
     await row.first().getByRole("button", { name: "Redeliver" }).click();
     await page.getByLabel("Failed only").uncheck();
-    await expect(page.getByTestId("delivery-row").filter({ hasText: url }).first()).toHaveAttribute("data-status", "delivered", { timeout: 30_000 });
+    await expect(page.getByTestId("delivery-row").filter({ hasText: url }).first()).toHaveAttribute(
+      "data-status",
+      "delivered",
+      { timeout: 30_000 },
+    );
     await page.screenshot({ path: "test-results/screens/webhook-redelivered.png", fullPage: true });
-    expect(verified.filter((v) => v.status === 200)).toEqual([{ event: "transaction.screened", status: 200 }]);
+    expect(verified.filter((v) => v.status === 200)).toEqual([
+      { event: "transaction.screened", status: 200 },
+    ]);
   } finally {
     server.close();
   }
 });
 
-test("an admin creates and revokes an API key, saves settings and adds a team member", async ({ page, request }) => {
+test("an admin creates and revokes an API key, saves settings and adds a team member", async ({
+  page,
+  request,
+}) => {
   await signIn(page, DEMO.admin);
   await page.goto("/dashboard/api-keys");
   await page.getByLabel("Name").fill("e2e key");
@@ -162,7 +182,9 @@ test("an admin creates and revokes an API key, saves settings and adds a team me
   page.once("dialog", (dialog) => void dialog.accept());
   await row.getByRole("button", { name: "Revoke" }).click();
   await expect(row).toContainText("revoked");
-  expect((await request.get("/v1/rules", { headers: { authorization: `Bearer ${shown}` } })).status()).toBe(401);
+  expect((await request.get("/v1/rules", { headers: { authorization: `Bearer ${shown}` } })).status()).toBe(
+    401,
+  );
   await page.screenshot({ path: "test-results/screens/api-keys.png", fullPage: true });
 
   await page.goto("/dashboard/settings");
@@ -185,7 +207,12 @@ test("an admin creates and revokes an API key, saves settings and adds a team me
 
 test("a reviewer is refused the admin pages and the routes behind them", async ({ page }) => {
   await signIn(page, DEMO.reviewer);
-  for (const path of ["/dashboard/webhooks", "/dashboard/api-keys", "/dashboard/settings", "/dashboard/team"]) {
+  for (const path of [
+    "/dashboard/webhooks",
+    "/dashboard/api-keys",
+    "/dashboard/settings",
+    "/dashboard/team",
+  ]) {
     await page.goto(path);
     await expect(page.getByTestId("forbidden")).toBeVisible();
   }
@@ -195,7 +222,9 @@ test("a reviewer is refused the admin pages and the routes behind them", async (
     await page.request.post("/dashboard-api/api-keys", { data: { name: "sneaky" } }),
     await page.request.get("/dashboard-api/webhooks"),
     await page.request.put("/dashboard-api/settings", { data: { features: [] } }),
-    await page.request.post("/dashboard-api/team", { data: { email: "x@demo.test", role: "admin", password: "long-enough-1" } }),
+    await page.request.post("/dashboard-api/team", {
+      data: { email: "x@demo.test", role: "admin", password: "long-enough-1" },
+    }),
     // publishing and changing an active rule are admin actions
     await page.request.post(`/dashboard-api/rules/${RULE_ID}/status`, { data: { status: "inactive" } }),
   ];

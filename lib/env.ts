@@ -37,7 +37,9 @@ function parseEnv(): TEnv {
     // next-auth reads its secret from the environment too.
     process.env.NEXTAUTH_SECRET ??= parsed.NEXTAUTH_SECRET;
     if (parsed.NODE_ENV === "production")
-      console.warn("NEXTAUTH_SECRET / WEBHOOK_SECRET_KEY not set: using generated secrets from .data/secrets.json");
+      console.warn(
+        "NEXTAUTH_SECRET / WEBHOOK_SECRET_KEY not set: using generated secrets from .data/secrets.json",
+      );
   }
   return parsed;
 }

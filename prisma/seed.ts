@@ -21,15 +21,32 @@ type TDemoState = { clientId: string; apiKey: string };
 export async function seedDemo({ print, baseUrl }: { print: boolean; baseUrl: string }): Promise<TDemoState> {
   mkdirSync(DATA_DIR, { recursive: true });
   const stateFile = path.join(DATA_DIR, "demo.json");
-  let state: TDemoState | null = existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, "utf8")) as TDemoState) : null;
+  let state: TDemoState | null = existsSync(stateFile)
+    ? (JSON.parse(readFileSync(stateFile, "utf8")) as TDemoState)
+    : null;
   if (state && !(await prisma.client.findUnique({ where: { id: state.clientId } }))) state = null;
 
   if (!state) {
     state = await createClient({ name: DEMO.clientName, type: "consumer", features: [...FEATURES] });
     await createDashboardUser({ clientId: state.clientId, ...DEMO.admin, role: "admin", name: "Ada Admin" });
-    await createDashboardUser({ clientId: state.clientId, ...DEMO.reviewer, role: "reviewer", name: "Rui Reviewer" });
-    await createDashboardUser({ clientId: state.clientId, ...DEMO.officer, role: "reporting_officer", name: "Olga Officer" });
-    await createDashboardUser({ clientId: state.clientId, ...DEMO.officer2, role: "reporting_officer", name: "Omar Officer" });
+    await createDashboardUser({
+      clientId: state.clientId,
+      ...DEMO.reviewer,
+      role: "reviewer",
+      name: "Rui Reviewer",
+    });
+    await createDashboardUser({
+      clientId: state.clientId,
+      ...DEMO.officer,
+      role: "reporting_officer",
+      name: "Olga Officer",
+    });
+    await createDashboardUser({
+      clientId: state.clientId,
+      ...DEMO.officer2,
+      role: "reporting_officer",
+      name: "Omar Officer",
+    });
     for (const hook of seedHooks) await hook(state.clientId);
     writeFileSync(stateFile, JSON.stringify(state), { mode: 0o600 });
   }

@@ -34,7 +34,11 @@ export async function launch(mode: "dev" | "start"): Promise<void> {
 
   if (embedded || mode === "dev") {
     // Asynchronous: the embedded database answers from this process's event loop.
-    const status = await run(process.execPath, [path.resolve("node_modules/prisma/build/index.js"), "migrate", "deploy"]);
+    const status = await run(process.execPath, [
+      path.resolve("node_modules/prisma/build/index.js"),
+      "migrate",
+      "deploy",
+    ]);
     if (status !== 0) {
       await embedded?.stop();
       process.exit(status);

@@ -4,7 +4,12 @@ import type { TFeature, TRecommendedAction } from "@/lib/clients/schemas";
 
 // Shared by tests and the seed: build clients and call route handlers without a server.
 export async function createTestClient(
-  opts: { type?: "business" | "consumer"; features?: TFeature[]; actions?: TRecommendedAction[]; name?: string } = {},
+  opts: {
+    type?: "business" | "consumer";
+    features?: TFeature[];
+    actions?: TRecommendedAction[];
+    name?: string;
+  } = {},
 ): Promise<{ clientId: string; apiKey: string }> {
   return createClient({
     name: opts.name ?? "Test client",
@@ -18,7 +23,10 @@ export async function extraKey(clientId: string): Promise<string> {
   return (await createApiKey({ clientId })).apiKey;
 }
 
-type TRouteHandler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+type TRouteHandler = (
+  req: Request,
+  ctx: { params: Promise<Record<string, string | string[]>> },
+) => Promise<Response>;
 
 export type TCall = {
   method?: string;

@@ -1,7 +1,8 @@
 import pg from "pg";
 
 // Administrative connection to the test PostgreSQL server (creates and drops test databases).
-export const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+export const ADMIN_URL =
+  process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 // Unique per run (set by the global set-up, inherited by the workers), so parallel runs never share it.
 export function templateDb(): string {
   return process.env.TEST_TEMPLATE_DB ?? "rss_test_template";

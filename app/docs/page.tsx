@@ -33,7 +33,11 @@ export default function DocsPage() {
       <h1 className="text-3xl font-semibold">{doc.info.title}</h1>
       <p className="mt-2 max-w-3xl text-slate-600">{doc.info.description}</p>
       <p className="mt-2 text-sm">
-        Machine-readable: <a className="text-brand-600 underline" href="/v1/openapi.json">/v1/openapi.json</a> (OpenAPI 3.1)
+        Machine-readable:{" "}
+        <a className="text-brand-600 underline" href="/v1/openapi.json">
+          /v1/openapi.json
+        </a>{" "}
+        (OpenAPI 3.1)
       </p>
       {tags.map((tag) => (
         <section key={tag} className="mt-10">
@@ -43,7 +47,9 @@ export default function DocsPage() {
             .map(({ path, method, op }) => (
               <details key={method + path} className="mt-3 rounded-lg border border-slate-200 bg-white">
                 <summary className="flex cursor-pointer items-center gap-3 px-4 py-3">
-                  <span className={`rounded px-2 py-0.5 font-mono text-xs uppercase ${METHOD_COLORS[method] ?? ""}`}>
+                  <span
+                    className={`rounded px-2 py-0.5 font-mono text-xs uppercase ${METHOD_COLORS[method] ?? ""}`}
+                  >
                     {method}
                   </span>
                   <code className="text-sm">{path}</code>

@@ -9,8 +9,10 @@ import type { TApiKeyView } from "@/lib/admin/api-keys";
 const apiKeyKeys = { all: ["api-keys"] as const };
 const apiKeysApi = {
   list: () => fetchJson<{ keys: TApiKeyView[] }>("/dashboard-api/api-keys"),
-  create: (name: string) => fetchJson<{ id: string; apiKey: string }>("/dashboard-api/api-keys", { body: { name } }),
-  revoke: (id: string) => fetchJson<{ revoked: boolean }>(`/dashboard-api/api-keys/${encodeURIComponent(id)}/revoke`, { body: {} }),
+  create: (name: string) =>
+    fetchJson<{ id: string; apiKey: string }>("/dashboard-api/api-keys", { body: { name } }),
+  revoke: (id: string) =>
+    fetchJson<{ revoked: boolean }>(`/dashboard-api/api-keys/${encodeURIComponent(id)}/revoke`, { body: {} }),
 };
 
 export function ApiKeysScreen() {
@@ -41,7 +43,12 @@ export function ApiKeysScreen() {
         >
           <label className="block flex-1 text-xs font-medium text-slate-600">
             Name
-            <input className={inputClass} value={name} onChange={(e) => setName(e.target.value)} placeholder="production backend" />
+            <input
+              className={inputClass}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              placeholder="production backend"
+            />
           </label>
           <Button type="submit" disabled={create.isPending}>
             Create key
@@ -50,13 +57,23 @@ export function ApiKeysScreen() {
         {create.isError && <ErrorNote>{errorText(create.error)}</ErrorNote>}
       </Card>
       {shown && (
-        <div role="dialog" aria-modal="true" aria-labelledby="key-dialog-title" className="fixed inset-0 z-10 flex items-center justify-center bg-slate-900/40">
+        <div
+          role="dialog"
+          aria-modal="true"
+          aria-labelledby="key-dialog-title"
+          className="fixed inset-0 z-10 flex items-center justify-center bg-slate-900/40"
+        >
           <div className="max-w-lg rounded-lg bg-white p-6 shadow-lg">
             <h2 id="key-dialog-title" className="text-lg font-semibold">
               Your new API key
             </h2>
-            <p className="mt-1 text-sm text-slate-600">Copy it now: it is stored only as a hash and will not be shown again.</p>
-            <code className="mt-3 block select-all break-all rounded bg-slate-100 p-2 font-mono text-sm" data-testid="new-api-key">
+            <p className="mt-1 text-sm text-slate-600">
+              Copy it now: it is stored only as a hash and will not be shown again.
+            </p>
+            <code
+              className="mt-3 block select-all break-all rounded bg-slate-100 p-2 font-mono text-sm"
+              data-testid="new-api-key"
+            >
               {shown}
             </code>
             <div className="mt-4 flex justify-end">
@@ -74,10 +91,23 @@ export function ApiKeysScreen() {
             <Td>{k.name ?? "—"}</Td>
             <Td>{formatTime(k.createdAt)}</Td>
             <Td>{formatTime(k.lastUsedAt)}</Td>
-            <Td>{k.revokedAt ? <Badge tone="red">revoked {formatTime(k.revokedAt).slice(0, 10)}</Badge> : <Badge tone="green">active</Badge>}</Td>
+            <Td>
+              {k.revokedAt ? (
+                <Badge tone="red">revoked {formatTime(k.revokedAt).slice(0, 10)}</Badge>
+              ) : (
+                <Badge tone="green">active</Badge>
+              )}
+            </Td>
             <Td>
               {!k.revokedAt && (
-                <Button variant="danger" disabled={revoke.isPending} onClick={() => window.confirm(`Revoke ${k.prefix}…? Calls with it will fail at once.`) && revoke.mutate(k.id)}>
+                <Button
+                  variant="danger"
+                  disabled={revoke.isPending}
+                  onClick={() =>
+                    window.confirm(`Revoke ${k.prefix}…? Calls with it will fail at once.`) &&
+                    revoke.mutate(k.id)
+                  }
+                >
                   Revoke
                 </Button>
               )}

@@ -14,15 +14,39 @@ function toLocalInput(ms: number): string {
   return d.toISOString().slice(0, 16);
 }
 
-type TState = { running: boolean; processed: number; total: number | null; fired: number; errors: number; firstError: string | null; hits: TBacktestHit[]; done: boolean };
+type TState = {
+  running: boolean;
+  processed: number;
+  total: number | null;
+  fired: number;
+  errors: number;
+  firstError: string | null;
+  hits: TBacktestHit[];
+  done: boolean;
+};
 
-const IDLE: TState = { running: false, processed: 0, total: null, fired: 0, errors: 0, firstError: null, hits: [], done: false };
+const IDLE: TState = {
+  running: false,
+  processed: 0,
+  total: null,
+  fired: 0,
+  errors: 0,
+  firstError: null,
+  hits: [],
+  done: false,
+};
 
 /**
  * Runs a rule version over stored transactions batch by batch (one request each), so progress
  * shows while it runs and stopping is just not asking for the next batch.
  */
-export function BacktestPanel({ ruleId, versions }: { ruleId: string; versions: Array<{ id: string; version: number; status: string }> }) {
+export function BacktestPanel({
+  ruleId,
+  versions,
+}: {
+  ruleId: string;
+  versions: Array<{ id: string; version: number; status: string }>;
+}) {
   const now = Date.now();
   const [from, setFrom] = useState(toLocalInput(now - 30 * DAY));
   const [to, setTo] = useState(toLocalInput(now + 60_000));
@@ -39,7 +63,13 @@ export function BacktestPanel({ ruleId, versions }: { ruleId: string; versions: 
     try {
       let cursor: string | undefined;
       do {
-        const batch = await rulesApi.backtestBatch({ ruleId, versionId, from: new Date(from).getTime(), to: new Date(to).getTime(), cursor });
+        const batch = await rulesApi.backtestBatch({
+          ruleId,
+          versionId,
+          from: new Date(from).getTime(),
+          to: new Date(to).getTime(),
+          cursor,
+        });
         acc = {
           ...acc,
           total: batch.total ?? acc.total,
@@ -59,13 +89,22 @@ export function BacktestPanel({ ruleId, versions }: { ruleId: string; versions: 
     }
   }
 
-  const pct = state.total ? Math.min(100, Math.round((state.processed / state.total) * 100)) : state.done ? 100 : 0;
+  const pct = state.total
+    ? Math.min(100, Math.round((state.processed / state.total) * 100))
+    : state.done
+      ? 100
+      : 0;
   return (
     <Card title="Backtest">
       <div className="flex flex-wrap items-end gap-3">
         <label className="text-xs text-slate-600">
           Version
-          <select aria-label="Backtest version" className={inputClass} value={versionId} onChange={(e) => setVersionId(e.target.value)}>
+          <select
+            aria-label="Backtest version"
+            className={inputClass}
+            value={versionId}
+            onChange={(e) => setVersionId(e.target.value)}
+          >
             {versions.map((v) => (
               <option key={v.id} value={v.id}>
                 v{v.version} ({v.status})
@@ -75,11 +114,23 @@ export function BacktestPanel({ ruleId, versions }: { ruleId: string; versions: 
         </label>
         <label className="text-xs text-slate-600">
           From
-          <input aria-label="Backtest from" type="datetime-local" className={inputClass} value={from} onChange={(e) => setFrom(e.target.value)} />
+          <input
+            aria-label="Backtest from"
+            type="datetime-local"
+            className={inputClass}
+            value={from}
+            onChange={(e) => setFrom(e.target.value)}
+          />
         </label>
         <label className="text-xs text-slate-600">
           To
-          <input aria-label="Backtest to" type="datetime-local" className={inputClass} value={to} onChange={(e) => setTo(e.target.value)} />
+          <input
+            aria-label="Backtest to"
+            type="datetime-local"
+            className={inputClass}
+            value={to}
+            onChange={(e) => setTo(e.target.value)}
+          />
         </label>
         {state.running ? (
           <Button variant="secondary" onClick={() => (stopped.current = true)}>
@@ -92,7 +143,13 @@ export function BacktestPanel({ ruleId, versions }: { ruleId: string; versions: 
 
       {(state.running || state.done) && (
         <div className="mt-4 space-y-2">
-          <div className="h-2 w-full overflow-hidden rounded bg-slate-100" role="progressbar" aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100}>
+          <div
+            className="h-2 w-full overflow-hidden rounded bg-slate-100"
+            role="progressbar"
+            aria-valuenow={pct}
+            aria-valuemin={0}
+            aria-valuemax={100}
+          >
             <div className="h-2 bg-brand-500 transition-all" style={{ width: `${pct}%` }} />
           </div>
           <p className="text-sm text-slate-700" data-testid="backtest-summary">
@@ -107,7 +164,10 @@ export function BacktestPanel({ ruleId, versions }: { ruleId: string; versions: 
               {state.hits.map((h) => (
                 <tr key={h.transactionId}>
                   <Td className="font-mono">
-                    <a className="text-brand-700 hover:underline" href={`/dashboard/transactions/${encodeURIComponent(h.transactionId)}`}>
+                    <a
+                      className="text-brand-700 hover:underline"
+                      href={`/dashboard/transactions/${encodeURIComponent(h.transactionId)}`}
+                    >
                       {h.transactionId}
                     </a>
                   </Td>
@@ -119,7 +179,9 @@ export function BacktestPanel({ ruleId, versions }: { ruleId: string; versions: 
               ))}
             </Table>
           )}
-          {state.fired > state.hits.length && <p className="text-xs text-slate-500">Showing the first {SHOWN_HITS}.</p>}
+          {state.fired > state.hits.length && (
+            <p className="text-xs text-slate-500">Showing the first {SHOWN_HITS}.</p>
+          )}
         </div>
       )}
       {error !== null && <ErrorNote>{errorText(error)}</ErrorNote>}

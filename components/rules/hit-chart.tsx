@@ -9,7 +9,15 @@ export function HitChart({ daily, label }: { daily: number[]; label: string }) {
       {daily.map((n, i) => {
         const bh = n === 0 ? 1 : Math.max(2, Math.round((n / max) * h));
         return (
-          <rect key={i} x={i * (w + gap)} y={h - bh} width={w} height={bh} rx={1} className={n === 0 ? "fill-slate-200" : "fill-brand-500"}>
+          <rect
+            key={i}
+            x={i * (w + gap)}
+            y={h - bh}
+            width={w}
+            height={bh}
+            rx={1}
+            className={n === 0 ? "fill-slate-200" : "fill-brand-500"}
+          >
             <title>{`${n} hit(s), ${6 - i === 0 ? "last 24 h" : `${6 - i} day(s) before`}`}</title>
           </rect>
         );

@@ -12,13 +12,20 @@ export const ruleKeys = {
 
 export const rulesApi = {
   validate: (definition: Record<string, unknown>) =>
-    fetchJson<{ valid: boolean; errors: TFieldError[] }>("/dashboard-api/rules/validate", { body: { definition } }),
+    fetchJson<{ valid: boolean; errors: TFieldError[] }>("/dashboard-api/rules/validate", {
+      body: { definition },
+    }),
   create: (definition: Record<string, unknown>) =>
     fetchJson<TWrittenVersion>("/dashboard-api/rules", { body: { definition } }),
   update: (ruleId: string, definition: Record<string, unknown>) =>
-    fetchJson<TWrittenVersion>(`/dashboard-api/rules/${encodeURIComponent(ruleId)}`, { method: "PUT", body: { definition } }),
+    fetchJson<TWrittenVersion>(`/dashboard-api/rules/${encodeURIComponent(ruleId)}`, {
+      method: "PUT",
+      body: { definition },
+    }),
   setStatus: (ruleId: string, status: string) =>
-    fetchJson<TWrittenVersion>(`/dashboard-api/rules/${encodeURIComponent(ruleId)}/status`, { body: { status } }),
+    fetchJson<TWrittenVersion>(`/dashboard-api/rules/${encodeURIComponent(ruleId)}/status`, {
+      body: { status },
+    }),
   backtestBatch: (input: { ruleId: string; versionId?: string; from: number; to: number; cursor?: string }) =>
     fetchJson<TBacktestBatchResult>("/dashboard-api/backtests", { body: input }),
 };

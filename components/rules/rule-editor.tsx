@@ -9,9 +9,25 @@ import { useRuleValidation } from "@/components/rules/use-rule-validation";
 import { Button, Card, ErrorNote, cx, inputClass } from "@/components/ui";
 import { errorText } from "@/lib/admin/fetch-json";
 import type { TFieldError } from "@/lib/admin/validate-rule-draft";
-import { AGGREGATE_FUNCTIONS, AGGREGATE_OVER, RULE_RISK_LEVELS, RULE_STATUSES, RULE_SUBJECTS } from "@/lib/rules/schemas";
+import {
+  AGGREGATE_FUNCTIONS,
+  AGGREGATE_OVER,
+  RULE_RISK_LEVELS,
+  RULE_STATUSES,
+  RULE_SUBJECTS,
+} from "@/lib/rules/schemas";
 
-function Field({ label, htmlFor, errors, children }: { label: string; htmlFor: string; errors?: TFieldError[]; children: ReactNode }) {
+function Field({
+  label,
+  htmlFor,
+  errors,
+  children,
+}: {
+  label: string;
+  htmlFor: string;
+  errors?: TFieldError[];
+  children: ReactNode;
+}) {
   return (
     <div>
       <label htmlFor={htmlFor} className="mb-1 block text-xs font-medium text-slate-600">
@@ -27,9 +43,27 @@ function Field({ label, htmlFor, errors, children }: { label: string; htmlFor: s
   );
 }
 
-function Select({ id, value, options, onChange, disabled }: { id: string; value: string; options: readonly string[]; onChange: (v: string) => void; disabled?: boolean }) {
+function Select({
+  id,
+  value,
+  options,
+  onChange,
+  disabled,
+}: {
+  id: string;
+  value: string;
+  options: readonly string[];
+  onChange: (v: string) => void;
+  disabled?: boolean;
+}) {
   return (
-    <select id={id} className={inputClass} value={value} disabled={disabled} onChange={(e) => onChange(e.target.value)}>
+    <select
+      id={id}
+      className={inputClass}
+      value={value}
+      disabled={disabled}
+      onChange={(e) => onChange(e.target.value)}
+    >
       {options.map((o) => (
         <option key={o} value={o}>
           {o}
@@ -39,7 +73,15 @@ function Select({ id, value, options, onChange, disabled }: { id: string; value:
   );
 }
 
-const NEW_AGGREGATE: TAggregateRow = { name: "", function: "count", over: "transaction", groupBy: "userId", window: "24h", field: "", where: "" };
+const NEW_AGGREGATE: TAggregateRow = {
+  name: "",
+  function: "count",
+  over: "transaction",
+  groupBy: "userId",
+  window: "24h",
+  field: "",
+  where: "",
+};
 
 /**
  * Create or edit a rule. Every change is validated by the rule engine (debounced) and the messages
@@ -66,7 +108,11 @@ export function RuleEditor({
   const errors = validation.data?.errors ?? [];
   const errorsFor = (field: string) => errors.filter((e) => e.field === field);
   // the id of a new rule is checked on save (uniqueness), so its "draft" stand-in is not shown
-  const otherErrors = errors.filter((e) => !["condition", "name", "reason", "recommendedAction"].includes(e.field) && !e.field.startsWith("aggregates."));
+  const otherErrors = errors.filter(
+    (e) =>
+      !["condition", "name", "reason", "recommendedAction"].includes(e.field) &&
+      !e.field.startsWith("aggregates."),
+  );
 
   const save = useMutation({
     mutationFn: () => (mode === "new" ? rulesApi.create(definition) : rulesApi.update(form.id, definition)),
@@ -76,9 +122,13 @@ export function RuleEditor({
     },
   });
 
-  const set = <K extends keyof TRuleForm>(key: K, value: TRuleForm[K]) => setForm((f) => ({ ...f, [key]: value }));
+  const set = <K extends keyof TRuleForm>(key: K, value: TRuleForm[K]) =>
+    setForm((f) => ({ ...f, [key]: value }));
   const setAggregate = (index: number, patch: Partial<TAggregateRow>) =>
-    setForm((f) => ({ ...f, aggregates: f.aggregates.map((a, i) => (i === index ? { ...a, ...patch } : a)) }));
+    setForm((f) => ({
+      ...f,
+      aggregates: f.aggregates.map((a, i) => (i === index ? { ...a, ...patch } : a)),
+    }));
   const statuses = canPublish ? RULE_STATUSES : RULE_STATUSES.filter((s) => s !== "active");
 
   return (
@@ -92,22 +142,58 @@ export function RuleEditor({
       >
         <fieldset disabled={locked} className="grid grid-cols-1 gap-4 md:grid-cols-2">
           <Field label="Rule id" htmlFor="rule-id">
-            <input id="rule-id" className={inputClass} value={form.id} disabled={mode === "edit" || locked} onChange={(e) => set("id", e.target.value)} placeholder="TX-BIG-AMOUNT" />
+            <input
+              id="rule-id"
+              className={inputClass}
+              value={form.id}
+              disabled={mode === "edit" || locked}
+              onChange={(e) => set("id", e.target.value)}
+              placeholder="TX-BIG-AMOUNT"
+            />
           </Field>
           <Field label="Name" htmlFor="rule-name" errors={errorsFor("name")}>
-            <input id="rule-name" className={inputClass} value={form.name} onChange={(e) => set("name", e.target.value)} />
+            <input
+              id="rule-name"
+              className={inputClass}
+              value={form.name}
+              onChange={(e) => set("name", e.target.value)}
+            />
           </Field>
           <Field label="Subject" htmlFor="rule-subject" errors={errorsFor("subject")}>
-            <Select id="rule-subject" value={form.subject} options={RULE_SUBJECTS} onChange={(v) => set("subject", v)} disabled={locked} />
+            <Select
+              id="rule-subject"
+              value={form.subject}
+              options={RULE_SUBJECTS}
+              onChange={(v) => set("subject", v)}
+              disabled={locked}
+            />
           </Field>
           <Field label="Status" htmlFor="rule-status" errors={errorsFor("status")}>
-            <Select id="rule-status" value={form.status} options={form.status === "active" ? RULE_STATUSES : statuses} onChange={(v) => set("status", v)} disabled={locked} />
+            <Select
+              id="rule-status"
+              value={form.status}
+              options={form.status === "active" ? RULE_STATUSES : statuses}
+              onChange={(v) => set("status", v)}
+              disabled={locked}
+            />
           </Field>
           <Field label="Risk level" htmlFor="rule-level" errors={errorsFor("riskLevel")}>
-            <Select id="rule-level" value={form.riskLevel} options={RULE_RISK_LEVELS} onChange={(v) => set("riskLevel", v)} disabled={locked} />
+            <Select
+              id="rule-level"
+              value={form.riskLevel}
+              options={RULE_RISK_LEVELS}
+              onChange={(v) => set("riskLevel", v)}
+              disabled={locked}
+            />
           </Field>
           <Field label="Recommended action" htmlFor="rule-action" errors={errorsFor("recommendedAction")}>
-            <Select id="rule-action" value={form.recommendedAction} options={enabledActions} onChange={(v) => set("recommendedAction", v)} disabled={locked} />
+            <Select
+              id="rule-action"
+              value={form.recommendedAction}
+              options={enabledActions}
+              onChange={(v) => set("recommendedAction", v)}
+              disabled={locked}
+            />
           </Field>
           <div className="md:col-span-2">
             <Field label="Condition (CEL)" htmlFor="rule-condition" errors={errorsFor("condition")}>
@@ -122,12 +208,23 @@ export function RuleEditor({
               />
             </Field>
             <p className="mt-1 text-xs text-slate-500" data-testid="validation-state">
-              {validation.isFetching ? "Checking…" : validation.data?.valid ? "Valid" : errors.length ? `${errors.length} problem(s)` : ""}
+              {validation.isFetching
+                ? "Checking…"
+                : validation.data?.valid
+                  ? "Valid"
+                  : errors.length
+                    ? `${errors.length} problem(s)`
+                    : ""}
             </p>
           </div>
           <div className="md:col-span-2">
             <Field label="Reason" htmlFor="rule-reason" errors={errorsFor("reason")}>
-              <input id="rule-reason" className={inputClass} value={form.reason} onChange={(e) => set("reason", e.target.value)} />
+              <input
+                id="rule-reason"
+                className={inputClass}
+                value={form.reason}
+                onChange={(e) => set("reason", e.target.value)}
+              />
             </Field>
           </div>
         </fieldset>
@@ -136,34 +233,98 @@ export function RuleEditor({
           <div className="mb-2 flex items-center justify-between">
             <h3 className="text-sm font-semibold text-slate-800">Aggregates</h3>
             {!locked && (
-              <Button variant="secondary" onClick={() => set("aggregates", [...form.aggregates, { ...NEW_AGGREGATE, name: `agg${form.aggregates.length + 1}` }])}>
+              <Button
+                variant="secondary"
+                onClick={() =>
+                  set("aggregates", [
+                    ...form.aggregates,
+                    { ...NEW_AGGREGATE, name: `agg${form.aggregates.length + 1}` },
+                  ])
+                }
+              >
                 Add aggregate
               </Button>
             )}
           </div>
-          {form.aggregates.length === 0 && <p className="text-sm text-slate-500">None. Refer to one in the condition as aggregates.name.</p>}
+          {form.aggregates.length === 0 && (
+            <p className="text-sm text-slate-500">None. Refer to one in the condition as aggregates.name.</p>
+          )}
           <fieldset disabled={locked} className="space-y-3">
             {form.aggregates.map((a, i) => {
-              const aggErrors = errors.filter((e) => e.field === `aggregates.${a.name}` || e.field.startsWith(`aggregates.${a.name}.`));
+              const aggErrors = errors.filter(
+                (e) => e.field === `aggregates.${a.name}` || e.field.startsWith(`aggregates.${a.name}.`),
+              );
               return (
                 <div key={i} className="rounded-md border border-slate-200 p-3">
-                  <div className="mb-1 hidden grid-cols-6 gap-2 text-xs text-slate-500 md:grid" aria-hidden="true">
+                  <div
+                    className="mb-1 hidden grid-cols-6 gap-2 text-xs text-slate-500 md:grid"
+                    aria-hidden="true"
+                  >
                     {["name", "function", "over", "groupBy", "window", "field"].map((h) => (
                       <span key={h}>{h}</span>
                     ))}
                   </div>
                   <div className="grid grid-cols-2 gap-2 md:grid-cols-6">
-                    <input aria-label="Aggregate name" className={inputClass} value={a.name} onChange={(e) => setAggregate(i, { name: e.target.value })} />
-                    <Select id={`agg-${i}-function`} value={a.function} options={AGGREGATE_FUNCTIONS} onChange={(v) => setAggregate(i, { function: v })} disabled={locked} />
-                    <Select id={`agg-${i}-over`} value={a.over} options={AGGREGATE_OVER} onChange={(v) => setAggregate(i, { over: v })} disabled={locked} />
-                    <input aria-label="Group by" placeholder="groupBy" className={inputClass} value={a.groupBy} onChange={(e) => setAggregate(i, { groupBy: e.target.value })} />
-                    <input aria-label="Window" placeholder="24h" className={inputClass} value={a.window} onChange={(e) => setAggregate(i, { window: e.target.value })} />
-                    <input aria-label="Field" placeholder="field (amount)" className={inputClass} value={a.field} onChange={(e) => setAggregate(i, { field: e.target.value })} />
+                    <input
+                      aria-label="Aggregate name"
+                      className={inputClass}
+                      value={a.name}
+                      onChange={(e) => setAggregate(i, { name: e.target.value })}
+                    />
+                    <Select
+                      id={`agg-${i}-function`}
+                      value={a.function}
+                      options={AGGREGATE_FUNCTIONS}
+                      onChange={(v) => setAggregate(i, { function: v })}
+                      disabled={locked}
+                    />
+                    <Select
+                      id={`agg-${i}-over`}
+                      value={a.over}
+                      options={AGGREGATE_OVER}
+                      onChange={(v) => setAggregate(i, { over: v })}
+                      disabled={locked}
+                    />
+                    <input
+                      aria-label="Group by"
+                      placeholder="groupBy"
+                      className={inputClass}
+                      value={a.groupBy}
+                      onChange={(e) => setAggregate(i, { groupBy: e.target.value })}
+                    />
+                    <input
+                      aria-label="Window"
+                      placeholder="24h"
+                      className={inputClass}
+                      value={a.window}
+                      onChange={(e) => setAggregate(i, { window: e.target.value })}
+                    />
+                    <input
+                      aria-label="Field"
+                      placeholder="field (amount)"
+                      className={inputClass}
+                      value={a.field}
+                      onChange={(e) => setAggregate(i, { field: e.target.value })}
+                    />
                   </div>
                   <div className="mt-2 flex gap-2">
-                    <input aria-label="Where" placeholder={`where (CEL over ${a.over}), optional`} className={cx(inputClass, "font-mono")} value={a.where} onChange={(e) => setAggregate(i, { where: e.target.value })} />
+                    <input
+                      aria-label="Where"
+                      placeholder={`where (CEL over ${a.over}), optional`}
+                      className={cx(inputClass, "font-mono")}
+                      value={a.where}
+                      onChange={(e) => setAggregate(i, { where: e.target.value })}
+                    />
                     {!locked && (
-                      <Button variant="ghost" onClick={() => set("aggregates", form.aggregates.filter((_, j) => j !== i))}>
+                      <Button
+                        variant="ghost"
+                        onClick={() =>
+                          set(
+                            "aggregates",
+                            form.aggregates.filter((_, j) => j !== i),
+                          )
+                        }
+                      >
                         Remove
                       </Button>
                     )}

@@ -10,7 +10,17 @@ import { RULE_STATUSES } from "@/lib/rules/schemas";
 import { statusTone } from "@/components/rules/status-tone";
 
 /** Status changes; the server refuses publishing for non-admins, the buttons only mirror it. */
-export function StatusControl({ ruleId, status, canPublish, canWrite }: { ruleId: string; status: string; canPublish: boolean; canWrite: boolean }) {
+export function StatusControl({
+  ruleId,
+  status,
+  canPublish,
+  canWrite,
+}: {
+  ruleId: string;
+  status: string;
+  canPublish: boolean;
+  canWrite: boolean;
+}) {
   const router = useRouter();
   const [next, setNext] = useState(status === "active" ? "inactive" : "dry-run");
   const change = useMutation({
@@ -31,7 +41,12 @@ export function StatusControl({ ruleId, status, canPublish, canWrite }: { ruleId
         </span>
         {mayChange && (
           <>
-            <select aria-label="New status" className={inputClass.replace("w-full", "w-40")} value={next} onChange={(e) => setNext(e.target.value)}>
+            <select
+              aria-label="New status"
+              className={inputClass.replace("w-full", "w-40")}
+              value={next}
+              onChange={(e) => setNext(e.target.value)}
+            >
               {RULE_STATUSES.filter((s) => s !== status && (canPublish || s !== "active")).map((s) => (
                 <option key={s}>{s}</option>
               ))}
@@ -47,7 +62,9 @@ export function StatusControl({ ruleId, status, canPublish, canWrite }: { ruleId
           </Button>
         )}
       </div>
-      {!canPublish && <p className="text-xs text-slate-500">Publishing a rule (status active) is an admin action.</p>}
+      {!canPublish && (
+        <p className="text-xs text-slate-500">Publishing a rule (status active) is an admin action.</p>
+      )}
       {change.isError && <ErrorNote>{errorText(change.error)}</ErrorNote>}
     </div>
   );

@@ -10,11 +10,17 @@ const FIELDS = ["name", "subject", "status", "riskLevel", "recommendedAction", "
 function ConditionDiff({ before, after }: { before: string; after: string }) {
   const { parts, byLine } = textDiff(before, after);
   return (
-    <pre className="whitespace-pre-wrap rounded bg-slate-50 p-2 font-mono text-xs" data-testid="condition-diff">
+    <pre
+      className="whitespace-pre-wrap rounded bg-slate-50 p-2 font-mono text-xs"
+      data-testid="condition-diff"
+    >
       {parts.map((p, i) => (
         <span
           key={i}
-          className={cx(p.kind === "added" && "bg-emerald-100 text-emerald-900", p.kind === "removed" && "bg-red-100 text-red-900 line-through")}
+          className={cx(
+            p.kind === "added" && "bg-emerald-100 text-emerald-900",
+            p.kind === "removed" && "bg-red-100 text-red-900 line-through",
+          )}
         >
           {p.text}
           {byLine ? "\n" : ""}
@@ -49,7 +55,12 @@ export function VersionHistory({ versions }: { versions: TRuleVersionView[] }) {
         <div className="space-y-2">
           <div className="flex items-center gap-2 text-sm">
             Compare
-            <select aria-label="Older version" value={older} onChange={(e) => setOlder(Number(e.target.value))} className="rounded border border-slate-300 px-1 py-0.5">
+            <select
+              aria-label="Older version"
+              value={older}
+              onChange={(e) => setOlder(Number(e.target.value))}
+              className="rounded border border-slate-300 px-1 py-0.5"
+            >
               {versions.map((v) => (
                 <option key={v.id} value={v.version}>
                   v{v.version}
@@ -57,7 +68,12 @@ export function VersionHistory({ versions }: { versions: TRuleVersionView[] }) {
               ))}
             </select>
             with
-            <select aria-label="Newer version" value={newer} onChange={(e) => setNewer(Number(e.target.value))} className="rounded border border-slate-300 px-1 py-0.5">
+            <select
+              aria-label="Newer version"
+              value={newer}
+              onChange={(e) => setNewer(Number(e.target.value))}
+              className="rounded border border-slate-300 px-1 py-0.5"
+            >
               {versions.map((v) => (
                 <option key={v.id} value={v.version}>
                   v{v.version}

@@ -11,7 +11,15 @@ function toggle(list: string[], value: string, on: boolean): string[] {
   return on ? [...new Set([...list, value])] : list.filter((x) => x !== value);
 }
 
-function Text({ label, value, onChange }: { label: string; value: string | undefined; onChange: (v: string) => void }) {
+function Text({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: string | undefined;
+  onChange: (v: string) => void;
+}) {
   return (
     <label className="text-xs font-medium text-slate-600">
       {label}
@@ -40,16 +48,26 @@ export function SettingsForm({ initial }: { initial: TSettingsView }) {
           features,
           actions,
           reportingProfile: {
-            ...compact({ entityId: profile.entityId, entityName: profile.entityName, branch: profile.branch, currencyCodeLocal: profile.currencyCodeLocal }),
+            ...compact({
+              entityId: profile.entityId,
+              entityName: profile.entityName,
+              branch: profile.branch,
+              currencyCodeLocal: profile.currencyCodeLocal,
+            }),
             reportingPerson: compact(profile.reportingPerson),
             location: compact(profile.location),
-            indicatorCodes: indicators.split(",").map((s) => s.trim()).filter(Boolean),
+            indicatorCodes: indicators
+              .split(",")
+              .map((s) => s.trim())
+              .filter(Boolean),
           },
         },
       }),
   });
-  const setPerson = (k: string, v: string) => setProfile((p) => ({ ...p, reportingPerson: { ...p.reportingPerson, [k]: v } }));
-  const setLocation = (k: string, v: string) => setProfile((p) => ({ ...p, location: { ...p.location, [k]: v } }));
+  const setPerson = (k: string, v: string) =>
+    setProfile((p) => ({ ...p, reportingPerson: { ...p.reportingPerson, [k]: v } }));
+  const setLocation = (k: string, v: string) =>
+    setProfile((p) => ({ ...p, location: { ...p.location, [k]: v } }));
 
   return (
     <form
@@ -63,18 +81,28 @@ export function SettingsForm({ initial }: { initial: TSettingsView }) {
         <div className="grid grid-cols-1 gap-1 md:grid-cols-2">
           {initial.allFeatures.map((f) => (
             <label key={f} className="flex items-center gap-2 text-sm">
-              <input type="checkbox" checked={features.includes(f)} onChange={(e) => setFeatures(toggle(features, f, e.target.checked))} />
+              <input
+                type="checkbox"
+                checked={features.includes(f)}
+                onChange={(e) => setFeatures(toggle(features, f, e.target.checked))}
+              />
               {f}
             </label>
           ))}
         </div>
       </Card>
       <Card title="Enabled recommended actions">
-        <p className="mb-2 text-xs text-slate-500">Rules may only recommend enabled actions; existing rules keep theirs until edited.</p>
+        <p className="mb-2 text-xs text-slate-500">
+          Rules may only recommend enabled actions; existing rules keep theirs until edited.
+        </p>
         <div className="grid grid-cols-2 gap-1 md:grid-cols-3">
           {initial.allActions.map((a) => (
             <label key={a} className="flex items-center gap-2 font-mono text-sm">
-              <input type="checkbox" checked={actions.includes(a)} onChange={(e) => setActions(toggle(actions, a, e.target.checked))} />
+              <input
+                type="checkbox"
+                checked={actions.includes(a)}
+                onChange={(e) => setActions(toggle(actions, a, e.target.checked))}
+              />
               {a}
             </label>
           ))}
@@ -82,10 +110,26 @@ export function SettingsForm({ initial }: { initial: TSettingsView }) {
       </Card>
       <Card title="Reporting profile (goAML)">
         <div className="grid grid-cols-1 gap-3 md:grid-cols-3">
-          <Text label="Reporting entity id" value={profile.entityId} onChange={(v) => setProfile({ ...profile, entityId: v })} />
-          <Text label="Entity name" value={profile.entityName} onChange={(v) => setProfile({ ...profile, entityName: v })} />
-          <Text label="Branch" value={profile.branch} onChange={(v) => setProfile({ ...profile, branch: v })} />
-          <Text label="Local currency (ISO)" value={profile.currencyCodeLocal} onChange={(v) => setProfile({ ...profile, currencyCodeLocal: v.toUpperCase() })} />
+          <Text
+            label="Reporting entity id"
+            value={profile.entityId}
+            onChange={(v) => setProfile({ ...profile, entityId: v })}
+          />
+          <Text
+            label="Entity name"
+            value={profile.entityName}
+            onChange={(v) => setProfile({ ...profile, entityName: v })}
+          />
+          <Text
+            label="Branch"
+            value={profile.branch}
+            onChange={(v) => setProfile({ ...profile, branch: v })}
+          />
+          <Text
+            label="Local currency (ISO)"
+            value={profile.currencyCodeLocal}
+            onChange={(v) => setProfile({ ...profile, currencyCodeLocal: v.toUpperCase() })}
+          />
         </div>
         <h3 className="mb-2 mt-4 text-xs font-semibold uppercase text-slate-500">Reporting person</h3>
         <div className="grid grid-cols-1 gap-3 md:grid-cols-3">
@@ -100,11 +144,19 @@ export function SettingsForm({ initial }: { initial: TSettingsView }) {
           ))}
         </div>
         <div className="mt-4">
-          <Text label="Default indicator codes (comma-separated)" value={indicators} onChange={setIndicators} />
+          <Text
+            label="Default indicator codes (comma-separated)"
+            value={indicators}
+            onChange={setIndicators}
+          />
         </div>
       </Card>
       {save.isError && <ErrorNote>{errorText(save.error)}</ErrorNote>}
-      {save.isSuccess && <p role="status" className="text-sm text-emerald-700">Settings saved.</p>}
+      {save.isSuccess && (
+        <p role="status" className="text-sm text-emerald-700">
+          Settings saved.
+        </p>
+      )}
       <Button type="submit" disabled={save.isPending}>
         Save settings
       </Button>

@@ -9,8 +9,10 @@ import type { TTeamMember } from "@/lib/admin/team";
 const teamKeys = { all: ["team"] as const };
 const teamApi = {
   list: () => fetchJson<{ members: TTeamMember[] }>("/dashboard-api/team"),
-  create: (input: { email: string; name?: string; role: string; password: string }) => fetchJson<{ userId: string }>("/dashboard-api/team", { body: input }),
-  disable: (id: string) => fetchJson<{ disabled: boolean }>(`/dashboard-api/team/${encodeURIComponent(id)}/disable`, { body: {} }),
+  create: (input: { email: string; name?: string; role: string; password: string }) =>
+    fetchJson<{ userId: string }>("/dashboard-api/team", { body: input }),
+  disable: (id: string) =>
+    fetchJson<{ disabled: boolean }>(`/dashboard-api/team/${encodeURIComponent(id)}/disable`, { body: {} }),
 };
 
 const ROLES = ["reviewer", "reporting_officer", "admin"];
@@ -61,15 +63,28 @@ export function TeamScreen({ selfId }: { selfId: string }) {
         >
           <label className="text-xs font-medium text-slate-600">
             Email
-            <input type="email" className={inputClass} value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} />
+            <input
+              type="email"
+              className={inputClass}
+              value={form.email}
+              onChange={(e) => setForm({ ...form, email: e.target.value })}
+            />
           </label>
           <label className="text-xs font-medium text-slate-600">
             Name
-            <input className={inputClass} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
+            <input
+              className={inputClass}
+              value={form.name}
+              onChange={(e) => setForm({ ...form, name: e.target.value })}
+            />
           </label>
           <label className="text-xs font-medium text-slate-600">
             Role
-            <select className={inputClass} value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value })}>
+            <select
+              className={inputClass}
+              value={form.role}
+              onChange={(e) => setForm({ ...form, role: e.target.value })}
+            >
               {ROLES.map((r) => (
                 <option key={r} value={r}>
                   {r.replace("_", " ")}
@@ -79,12 +94,26 @@ export function TeamScreen({ selfId }: { selfId: string }) {
           </label>
           <label className="text-xs font-medium text-slate-600">
             Initial password (at least 8 characters)
-            <input type="password" autoComplete="new-password" className={inputClass} value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} />
+            <input
+              type="password"
+              autoComplete="new-password"
+              className={inputClass}
+              value={form.password}
+              onChange={(e) => setForm({ ...form, password: e.target.value })}
+            />
           </label>
           <div className="md:col-span-2">
             {create.isError && <ErrorNote>{errorText(create.error)}</ErrorNote>}
-            {create.isSuccess && <p className="text-sm text-emerald-700">User created. Share the initial password through a safe channel.</p>}
-            <Button type="submit" className="mt-2" disabled={create.isPending || !form.email || !form.password}>
+            {create.isSuccess && (
+              <p className="text-sm text-emerald-700">
+                User created. Share the initial password through a safe channel.
+              </p>
+            )}
+            <Button
+              type="submit"
+              className="mt-2"
+              disabled={create.isPending || !form.email || !form.password}
+            >
               Create user
             </Button>
           </div>

@@ -5,7 +5,15 @@ export function cx(...classes: (string | false | null | undefined)[]): string {
   return classes.filter(Boolean).join(" ");
 }
 
-export function PageHeader({ title, subtitle, actions }: { title: string; subtitle?: ReactNode; actions?: ReactNode }) {
+export function PageHeader({
+  title,
+  subtitle,
+  actions,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
       <div>
@@ -17,7 +25,17 @@ export function PageHeader({ title, subtitle, actions }: { title: string; subtit
   );
 }
 
-export function Card({ title, children, className, actions }: { title?: ReactNode; children: ReactNode; className?: string; actions?: ReactNode }) {
+export function Card({
+  title,
+  children,
+  className,
+  actions,
+}: {
+  title?: ReactNode;
+  children: ReactNode;
+  className?: string;
+  actions?: ReactNode;
+}) {
   return (
     <section className={cx("rounded-lg border border-slate-200 bg-white shadow-sm", className)}>
       {(title || actions) && (
@@ -39,12 +57,20 @@ const VARIANTS: Record<TVariant, string> = {
   ghost: "text-slate-600 hover:bg-slate-100",
 };
 
-export function Button({ variant = "primary", className, ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: TVariant }) {
+export function Button({
+  variant = "primary",
+  className,
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: TVariant }) {
   return (
     <button
       type="button"
       {...props}
-      className={cx("rounded-md px-3 py-1.5 text-sm font-medium disabled:cursor-not-allowed", VARIANTS[variant], className)}
+      className={cx(
+        "rounded-md px-3 py-1.5 text-sm font-medium disabled:cursor-not-allowed",
+        VARIANTS[variant],
+        className,
+      )}
     />
   );
 }
@@ -60,13 +86,24 @@ const LEVEL_COLORS: Record<string, string> = {
 
 export function LevelBadge({ level }: { level: string }) {
   return (
-    <span className={cx("inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset", LEVEL_COLORS[level] ?? LEVEL_COLORS["n/a"])}>
+    <span
+      className={cx(
+        "inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset",
+        LEVEL_COLORS[level] ?? LEVEL_COLORS["n/a"],
+      )}
+    >
       {level.replace("_", " ")}
     </span>
   );
 }
 
-export function Badge({ children, tone = "slate" }: { children: ReactNode; tone?: "slate" | "green" | "red" | "amber" | "blue" }) {
+export function Badge({
+  children,
+  tone = "slate",
+}: {
+  children: ReactNode;
+  tone?: "slate" | "green" | "red" | "amber" | "blue";
+}) {
   const tones = {
     slate: "bg-slate-100 text-slate-700",
     green: "bg-emerald-100 text-emerald-800",
@@ -74,17 +111,32 @@ export function Badge({ children, tone = "slate" }: { children: ReactNode; tone?
     amber: "bg-amber-100 text-amber-800",
     blue: "bg-sky-100 text-sky-800",
   };
-  return <span className={cx("inline-flex rounded px-1.5 py-0.5 text-xs font-medium", tones[tone])}>{children}</span>;
+  return (
+    <span className={cx("inline-flex rounded px-1.5 py-0.5 text-xs font-medium", tones[tone])}>
+      {children}
+    </span>
+  );
 }
 
-export function Table({ head, children, empty }: { head: ReactNode[]; children: ReactNode; empty?: ReactNode }) {
+export function Table({
+  head,
+  children,
+  empty,
+}: {
+  head: ReactNode[];
+  children: ReactNode;
+  empty?: ReactNode;
+}) {
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <thead className="bg-slate-50">
           <tr>
             {head.map((h, i) => (
-              <th key={i} className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
+              <th
+                key={i}
+                className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-500"
+              >
                 {h}
               </th>
             ))}

@@ -7,14 +7,24 @@ export const webhookKeys = {
 };
 
 export const webhooksApi = {
-  list: () => fetchJson<{ subscriptions: TSubscriptionView[]; allowedEvents: string[] }>("/dashboard-api/webhooks"),
+  list: () =>
+    fetchJson<{ subscriptions: TSubscriptionView[]; allowedEvents: string[] }>("/dashboard-api/webhooks"),
   create: (input: { url: string; events: string[]; secret?: string }) =>
-    fetchJson<{ id: string; url: string; events: string[]; secret: string | null }>("/dashboard-api/webhooks", { body: input }),
-  disable: (id: string) => fetchJson<{ disabled: boolean }>(`/dashboard-api/webhooks/${encodeURIComponent(id)}/disable`, { body: {} }),
+    fetchJson<{ id: string; url: string; events: string[]; secret: string | null }>(
+      "/dashboard-api/webhooks",
+      { body: input },
+    ),
+  disable: (id: string) =>
+    fetchJson<{ disabled: boolean }>(`/dashboard-api/webhooks/${encodeURIComponent(id)}/disable`, {
+      body: {},
+    }),
   deliveries: (failedOnly: boolean) =>
     fetchJson<{ deliveries: TDeliveryView[]; nextCursor: string | null }>(
       `/dashboard-api/webhooks/deliveries?limit=50${failedOnly ? "&status=failed" : ""}`,
     ),
   redeliver: (id: string) =>
-    fetchJson<{ id: string; status: string; requeued: boolean }>(`/dashboard-api/webhooks/deliveries/${encodeURIComponent(id)}/redeliver`, { body: {} }),
+    fetchJson<{ id: string; status: string; requeued: boolean }>(
+      `/dashboard-api/webhooks/deliveries/${encodeURIComponent(id)}/redeliver`,
+      { body: {} },
+    ),
 };

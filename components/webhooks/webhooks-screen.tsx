@@ -35,7 +35,12 @@ function CreateSubscription({ allowedEvents }: { allowedEvents: string[] }) {
       >
         <label className="block text-xs font-medium text-slate-600">
           URL
-          <input className={inputClass} value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/webhooks" />
+          <input
+            className={inputClass}
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            placeholder="https://example.com/webhooks"
+          />
         </label>
         <fieldset>
           <legend className="text-xs font-medium text-slate-600">Events</legend>
@@ -45,7 +50,9 @@ function CreateSubscription({ allowedEvents }: { allowedEvents: string[] }) {
                 <input
                   type="checkbox"
                   checked={events.includes(ev)}
-                  onChange={(e) => setEvents((cur) => (e.target.checked ? [...cur, ev] : cur.filter((x) => x !== ev)))}
+                  onChange={(e) =>
+                    setEvents((cur) => (e.target.checked ? [...cur, ev] : cur.filter((x) => x !== ev)))
+                  }
                 />
                 {ev}
               </label>
@@ -54,7 +61,12 @@ function CreateSubscription({ allowedEvents }: { allowedEvents: string[] }) {
         </fieldset>
         <label className="block text-xs font-medium text-slate-600">
           Signing secret (leave blank to generate one)
-          <input className={inputClass} value={secret} onChange={(e) => setSecret(e.target.value)} autoComplete="off" />
+          <input
+            className={inputClass}
+            value={secret}
+            onChange={(e) => setSecret(e.target.value)}
+            autoComplete="off"
+          />
         </label>
         {create.isError && <ErrorNote>{errorText(create.error)}</ErrorNote>}
         {create.data?.secret && (
@@ -75,7 +87,11 @@ export function WebhooksScreen() {
   const [failedOnly, setFailedOnly] = useState(false);
   const subs = useQuery({ queryKey: webhookKeys.subscriptions, queryFn: webhooksApi.list });
   // the delivery machinery updates rows in the background: poll while the page is open
-  const deliveries = useQuery({ queryKey: webhookKeys.deliveries(failedOnly), queryFn: () => webhooksApi.deliveries(failedOnly), refetchInterval: 2_000 });
+  const deliveries = useQuery({
+    queryKey: webhookKeys.deliveries(failedOnly),
+    queryFn: () => webhooksApi.deliveries(failedOnly),
+    refetchInterval: 2_000,
+  });
   const disable = useMutation({
     mutationFn: webhooksApi.disable,
     onSuccess: () => void qc.invalidateQueries({ queryKey: webhookKeys.subscriptions }),
@@ -90,7 +106,14 @@ export function WebhooksScreen() {
       <Card title="Subscriptions">
         {subs.isError && <ErrorNote>{errorText(subs.error)}</ErrorNote>}
         {disable.isError && <ErrorNote>{errorText(disable.error)}</ErrorNote>}
-        <Table head={["URL", "Events", "Status", "Created", ""]} empty={subs.data?.subscriptions.length === 0 && <p className="p-4 text-sm text-slate-500">No subscriptions.</p>}>
+        <Table
+          head={["URL", "Events", "Status", "Created", ""]}
+          empty={
+            subs.data?.subscriptions.length === 0 && (
+              <p className="p-4 text-sm text-slate-500">No subscriptions.</p>
+            )
+          }
+        >
           {subs.data?.subscriptions.map((s) => (
             <tr key={s.id} data-testid="subscription-row">
               <Td className="max-w-xs truncate font-mono text-xs">{s.url}</Td>
@@ -99,7 +122,11 @@ export function WebhooksScreen() {
               <Td>{formatTime(s.createdAt)}</Td>
               <Td>
                 {s.active && (
-                  <Button variant="secondary" disabled={disable.isPending} onClick={() => disable.mutate(s.id)}>
+                  <Button
+                    variant="secondary"
+                    disabled={disable.isPending}
+                    onClick={() => disable.mutate(s.id)}
+                  >
                     Disable
                   </Button>
                 )}
@@ -120,7 +147,14 @@ export function WebhooksScreen() {
       >
         {deliveries.isError && <ErrorNote>{errorText(deliveries.error)}</ErrorNote>}
         {redeliver.isError && <ErrorNote>{errorText(redeliver.error)}</ErrorNote>}
-        <Table head={["Created", "Event", "Target", "Status", "Attempts", ""]} empty={deliveries.data?.deliveries.length === 0 && <p className="p-4 text-sm text-slate-500">No deliveries.</p>}>
+        <Table
+          head={["Created", "Event", "Target", "Status", "Attempts", ""]}
+          empty={
+            deliveries.data?.deliveries.length === 0 && (
+              <p className="p-4 text-sm text-slate-500">No deliveries.</p>
+            )
+          }
+        >
           {deliveries.data?.deliveries.map((d) => (
             <tr key={d.id} data-testid="delivery-row" data-status={d.status} className="align-top">
               <Td>{formatTime(d.createdAt)}</Td>
@@ -128,21 +162,30 @@ export function WebhooksScreen() {
               <Td className="max-w-[14rem] truncate font-mono text-xs">{d.url ?? d.subscriptionId}</Td>
               <Td>
                 <Badge tone={deliveryTone(d.status)}>{d.status}</Badge>
-                {d.lastError && <div className="mt-1 max-w-[14rem] truncate text-xs text-red-700">{d.lastError}</div>}
+                {d.lastError && (
+                  <div className="mt-1 max-w-[14rem] truncate text-xs text-red-700">{d.lastError}</div>
+                )}
               </Td>
               <Td className="whitespace-normal">
                 <ol className="space-y-0.5 text-xs">
                   {d.attemptLog.map((a) => (
                     <li key={a.attempt} className="font-mono">
-                      #{a.attempt} {formatTime(a.startedAt).slice(11)} · {a.responseStatus ?? "no response"} · {a.durationMs} ms
-                      {a.error && a.responseStatus === null && <span className="text-red-700"> · {a.error}</span>}
+                      #{a.attempt} {formatTime(a.startedAt).slice(11)} · {a.responseStatus ?? "no response"} ·{" "}
+                      {a.durationMs} ms
+                      {a.error && a.responseStatus === null && (
+                        <span className="text-red-700"> · {a.error}</span>
+                      )}
                     </li>
                   ))}
                 </ol>
               </Td>
               <Td>
                 {d.status === "failed" && (
-                  <Button variant="secondary" disabled={redeliver.isPending} onClick={() => redeliver.mutate(d.id)}>
+                  <Button
+                    variant="secondary"
+                    disabled={redeliver.isPending}
+                    onClick={() => redeliver.mutate(d.id)}
+                  >
                     Redeliver
                   </Button>
                 )}

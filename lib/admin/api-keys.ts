@@ -40,15 +40,26 @@ export async function createDashboardApiKey(
   assertRole(user, ADMIN_ONLY);
   return prisma.$transaction(async (tx) => {
     const created = await createApiKey({ clientId: user.clientId, name: name || undefined }, tx);
-    await writeAudit(tx, user, { action: "api_key.created", entityType: "api_key", entityId: created.id, details: { name: name ?? null } });
+    await writeAudit(tx, user, {
+      action: "api_key.created",
+      entityType: "api_key",
+      entityId: created.id,
+      details: { name: name ?? null },
+    });
     return created;
   });
 }
 
-export async function revokeDashboardApiKey(user: TSessionUser, { id }: { id: string }): Promise<{ revoked: boolean }> {
+export async function revokeDashboardApiKey(
+  user: TSessionUser,
+  { id }: { id: string },
+): Promise<{ revoked: boolean }> {
   assertRole(user, ADMIN_ONLY);
   return prisma.$transaction(async (tx) => {
-    const key = await tx.apiKey.findFirst({ where: { clientId: user.clientId, id }, select: { revokedAt: true } });
+    const key = await tx.apiKey.findFirst({
+      where: { clientId: user.clientId, id },
+      select: { revokedAt: true },
+    });
     if (!key) throw notFound("/keyId", "API key not found");
     if (key.revokedAt) return { revoked: false };
     await tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });

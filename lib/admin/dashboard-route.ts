@@ -20,7 +20,9 @@ export type TDashboardContext<P> = {
 export function adminErrorResponse(err: unknown): Response {
   if (err instanceof ForbiddenError) {
     const signedOut = err.message === "Not signed in";
-    return errorResponse(new ApiError(signedOut ? 401 : 403, signedOut ? "UNAUTHORIZED" : "FORBIDDEN", err.message));
+    return errorResponse(
+      new ApiError(signedOut ? 401 : 403, signedOut ? "UNAUTHORIZED" : "FORBIDDEN", err.message),
+    );
   }
   if (err instanceof RuleImportError) return errorResponse(validationError(err.errors.map((e) => e.message)));
   if (err instanceof DashboardUserError) return errorResponse(validationError([`/: ${err.message}`]));

@@ -16,10 +16,13 @@ export async function fetchJson<T>(url: string, init?: { method?: string; body?:
     body: init?.body === undefined ? undefined : JSON.stringify(init.body),
   });
   const json = (await res.json().catch(() => null)) as
-    | (T & { error?: { message: string; details?: string[] } })
-    | null;
+    (T & { error?: { message: string; details?: string[] } }) | null;
   if (!res.ok) {
-    throw new DashboardApiError(res.status, json?.error?.message ?? `Request failed (${res.status})`, json?.error?.details ?? []);
+    throw new DashboardApiError(
+      res.status,
+      json?.error?.message ?? `Request failed (${res.status})`,
+      json?.error?.details ?? [],
+    );
   }
   return json as T;
 }

@@ -26,7 +26,10 @@ export type TRuleDetail = {
 const MAX_VERSIONS = 200;
 
 /** A rule with its newest versions first (at most 200), scoped to the user's client. */
-export async function getRuleDetail(user: TSessionUser, { ruleId }: { ruleId: string }): Promise<TRuleDetail> {
+export async function getRuleDetail(
+  user: TSessionUser,
+  { ruleId }: { ruleId: string },
+): Promise<TRuleDetail> {
   const [rule, client] = await Promise.all([
     prisma.rule.findUnique({
       where: { clientId_ruleId: { clientId: user.clientId, ruleId } },

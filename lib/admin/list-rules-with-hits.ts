@@ -46,11 +46,17 @@ export async function listRulesWithHits(user: TSessionUser, now = Date.now()): P
       status: true,
       currentVersion: true,
       updatedAt: true,
-      versions: { orderBy: { version: "desc" }, take: 1, select: { name: true, riskLevel: true, recommendedAction: true } },
+      versions: {
+        orderBy: { version: "desc" },
+        take: 1,
+        select: { name: true, riskLevel: true, recommendedAction: true },
+      },
     },
   });
   const since = new Date(now - 7 * DAY_MS);
-  const buckets = await prisma.$queryRaw<Array<{ ruleRef: string; day: number; hits: bigint; hits24h: bigint }>>(Prisma.sql`
+  const buckets = await prisma.$queryRaw<
+    Array<{ ruleRef: string; day: number; hits: bigint; hits24h: bigint }>
+  >(Prisma.sql`
     SELECT "ruleRef",
            floor(extract(epoch FROM (${new Date(now)}::timestamptz - "createdAt")) * 1000 / ${DAY_MS})::int AS day,
            count(*) AS hits,
@@ -68,7 +74,16 @@ export async function listRulesWithHits(user: TSessionUser, now = Date.now()): P
   }
   let sampledSince: number | null = null;
   if (rules.some((r) => SHADOW_STATUSES.includes(r.status))) {
-    const shadow = await prisma.$queryRaw<Array<{ ruleRef: string; day: number; hits: bigint; hits24h: bigint; sampled: bigint; oldest: Date | null }>>(Prisma.sql`
+    const shadow = await prisma.$queryRaw<
+      Array<{
+        ruleRef: string;
+        day: number;
+        hits: bigint;
+        hits24h: bigint;
+        sampled: bigint;
+        oldest: Date | null;
+      }>
+    >(Prisma.sql`
       WITH d AS MATERIALIZED (
         SELECT "createdAt", "evaluated" FROM "decisions"
         WHERE "clientId" = ${clientId} AND "createdAt" > ${since}::timestamptz AND "createdAt" <= ${new Date(now)}::timestamptz

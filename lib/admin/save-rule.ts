@@ -21,18 +21,27 @@ export async function saveRule(
   const raw = { ...definition, id };
   const [client, existing] = await Promise.all([
     prisma.client.findUniqueOrThrow({ where: { id: clientId }, select: { actions: true } }),
-    id ? prisma.rule.findUnique({ where: { clientId_ruleId: { clientId, ruleId: id } }, select: { status: true } }) : null,
+    id
+      ? prisma.rule.findUnique({
+          where: { clientId_ruleId: { clientId, ruleId: id } },
+          select: { status: true },
+        })
+      : null,
   ]);
   if (ruleId && !existing) throw notFound("/ruleId", "Rule not found");
   if (!ruleId && existing) throw validationError([`/id: A rule with id ${id} already exists`]);
   assertMayWriteRule(user, { from: existing?.status, to: String(definition.status ?? "") });
 
   const result = validateRuleDefinition(raw, client.actions);
-  if (!result.definition) throw new RuleImportError(result.errors.map((message) => ({ ruleId: id, message })));
+  if (!result.definition)
+    throw new RuleImportError(result.errors.map((message) => ({ ruleId: id, message })));
   const valid = result.definition;
   return prisma.$transaction(async (tx) => {
     // re-read under the transaction: a concurrent publish must not let a reviewer edit an active rule
-    const current = await tx.rule.findUnique({ where: { clientId_ruleId: { clientId, ruleId: id } }, select: { status: true } });
+    const current = await tx.rule.findUnique({
+      where: { clientId_ruleId: { clientId, ruleId: id } },
+      select: { status: true },
+    });
     assertMayWriteRule(user, { from: current?.status, to: valid.status });
     const written = await writeRuleVersion(tx, { clientId, definition: valid, actor: user.email });
     await writeAudit(tx, user, {

@@ -33,7 +33,10 @@ export async function getClientSettings(user: TSessionUser): Promise<TSettingsVi
 }
 
 /** Through configureClient, the CLI's own function; the session's client only. */
-export async function updateClientSettings(user: TSessionUser, input: TUpdateSettings): Promise<TSettingsView> {
+export async function updateClientSettings(
+  user: TSessionUser,
+  input: TUpdateSettings,
+): Promise<TSettingsView> {
   assertRole(user, ADMIN_ONLY);
   await configureClient({ clientId: user.clientId, ...input });
   await writeAudit(prisma, user, {

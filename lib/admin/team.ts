@@ -23,12 +23,23 @@ export async function listTeam(user: TSessionUser): Promise<TTeamMember[]> {
     take: 1000,
     select: { id: true, email: true, name: true, role: true, createdAt: true, disabledAt: true },
   });
-  return rows.map((r) => ({ ...r, createdAt: r.createdAt.getTime(), disabledAt: r.disabledAt?.getTime() ?? null }));
+  return rows.map((r) => ({
+    ...r,
+    createdAt: r.createdAt.getTime(),
+    disabledAt: r.disabledAt?.getTime() ?? null,
+  }));
 }
 
-export async function createTeamMember(user: TSessionUser, input: TCreateTeamMember): Promise<{ userId: string }> {
+export async function createTeamMember(
+  user: TSessionUser,
+  input: TCreateTeamMember,
+): Promise<{ userId: string }> {
   assertRole(user, ADMIN_ONLY);
-  const created = await createDashboardUser({ clientId: user.clientId, ...input, name: input.name || undefined });
+  const created = await createDashboardUser({
+    clientId: user.clientId,
+    ...input,
+    name: input.name || undefined,
+  });
   await writeAudit(prisma, user, {
     action: "dashboard_user.created",
     entityType: "dashboard_user",
@@ -38,16 +49,26 @@ export async function createTeamMember(user: TSessionUser, input: TCreateTeamMem
   return created;
 }
 
-export async function disableTeamMember(user: TSessionUser, { id }: { id: string }): Promise<{ disabled: boolean }> {
+export async function disableTeamMember(
+  user: TSessionUser,
+  { id }: { id: string },
+): Promise<{ disabled: boolean }> {
   assertRole(user, ADMIN_ONLY);
   // an admin locking themselves out leaves nobody to undo it
   if (id === user.id) throw new DashboardUserError("You cannot disable your own account");
   return prisma.$transaction(async (tx) => {
-    const member = await tx.dashboardUser.findFirst({ where: { clientId: user.clientId, id }, select: { disabledAt: true } });
+    const member = await tx.dashboardUser.findFirst({
+      where: { clientId: user.clientId, id },
+      select: { disabledAt: true },
+    });
     if (!member) throw notFound("/userId", "Dashboard user not found");
     if (member.disabledAt) return { disabled: false };
     await tx.dashboardUser.update({ where: { id }, data: { disabledAt: new Date() } });
-    await writeAudit(tx, user, { action: "dashboard_user.disabled", entityType: "dashboard_user", entityId: id });
+    await writeAudit(tx, user, {
+      action: "dashboard_user.disabled",
+      entityType: "dashboard_user",
+      entityId: id,
+    });
     return { disabled: true };
   });
 }

@@ -8,7 +8,9 @@ export type TFieldError = { field: string; message: string };
 export function fieldErrors(errors: readonly string[]): TFieldError[] {
   return errors.map((line) => {
     const at = line.indexOf(": ");
-    return at > 0 ? { field: line.slice(0, at), message: line.slice(at + 2) } : { field: "rule", message: line };
+    return at > 0
+      ? { field: line.slice(0, at), message: line.slice(at + 2) }
+      : { field: "rule", message: line };
   });
 }
 
@@ -17,7 +19,10 @@ export async function validateRuleDraft(
   user: TSessionUser,
   { definition }: { definition: Record<string, unknown> },
 ): Promise<{ valid: boolean; errors: TFieldError[] }> {
-  const client = await prisma.client.findUniqueOrThrow({ where: { id: user.clientId }, select: { actions: true } });
+  const client = await prisma.client.findUniqueOrThrow({
+    where: { id: user.clientId },
+    select: { actions: true },
+  });
   // the id is not the author's concern while typing a new rule
   const id = typeof definition.id === "string" && definition.id.trim() ? definition.id : "draft";
   const result = validateRuleDefinition({ ...definition, id }, client.actions);

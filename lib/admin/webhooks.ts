@@ -35,7 +35,11 @@ export async function listWebhookSubscriptions(
     prisma.client.findUniqueOrThrow({ where: { id: user.clientId }, select: { type: true } }),
   ]);
   return {
-    subscriptions: rows.map((r) => ({ ...r, createdAt: r.createdAt.getTime(), disabledAt: r.disabledAt?.getTime() ?? null })),
+    subscriptions: rows.map((r) => ({
+      ...r,
+      createdAt: r.createdAt.getTime(),
+      disabledAt: r.disabledAt?.getTime() ?? null,
+    })),
     allowedEvents: [...allowedEventTypes(client.type)],
   };
 }
@@ -49,7 +53,10 @@ export async function createWebhookSubscription(
   const generated = input.secret?.trim() ? null : `whsec_${randomBytes(24).toString("base64url")}`;
   const secret = generated ?? input.secret!.trim();
   const body = parseWith(ZCreateWebhook, { url: input.url, events: input.events, secret });
-  const client = await prisma.client.findUniqueOrThrow({ where: { id: user.clientId }, select: { type: true } });
+  const client = await prisma.client.findUniqueOrThrow({
+    where: { id: user.clientId },
+    select: { type: true },
+  });
   const created = await createSubscription({ clientId: user.clientId, clientType: client.type, ...body });
   await writeAudit(prisma, user, {
     action: "webhook.created",
@@ -60,15 +67,28 @@ export async function createWebhookSubscription(
   return { ...created, secret: generated };
 }
 
-export async function disableWebhookSubscription(user: TSessionUser, { id }: { id: string }): Promise<{ disabled: boolean }> {
+export async function disableWebhookSubscription(
+  user: TSessionUser,
+  { id }: { id: string },
+): Promise<{ disabled: boolean }> {
   assertRole(user, ADMIN_ONLY);
   return prisma.$transaction(async (tx) => {
-    const sub = await tx.webhookSubscription.findFirst({ where: { clientId: user.clientId, id }, select: { active: true } });
+    const sub = await tx.webhookSubscription.findFirst({
+      where: { clientId: user.clientId, id },
+      select: { active: true },
+    });
     if (!sub) throw notFound("/subscriptionId", "Subscription not found");
     if (!sub.active) return { disabled: false };
     const now = new Date();
-    await tx.webhookSubscription.update({ where: { id }, data: { active: false, disabledAt: now, updatedAt: now } });
-    await writeAudit(tx, user, { action: "webhook.disabled", entityType: "webhook_subscription", entityId: id });
+    await tx.webhookSubscription.update({
+      where: { id },
+      data: { active: false, disabledAt: now, updatedAt: now },
+    });
+    await writeAudit(tx, user, {
+      action: "webhook.disabled",
+      entityType: "webhook_subscription",
+      entityId: id,
+    });
     return { disabled: true };
   });
 }
@@ -84,7 +104,13 @@ export type TDeliveryView = {
   nextAttemptAt: number | null;
   deliveredAt: number | null;
   createdAt: number;
-  attemptLog: Array<{ attempt: number; startedAt: number; durationMs: number; responseStatus: number | null; error: string | null }>;
+  attemptLog: Array<{
+    attempt: number;
+    startedAt: number;
+    durationMs: number;
+    responseStatus: number | null;
+    error: string | null;
+  }>;
 };
 
 /** Newest first, keyset-paginated on (createdAt, id) so deep pages cost the same as the first. */
@@ -95,7 +121,10 @@ export async function listWebhookDeliveries(
   assertRole(user, ADMIN_ONLY);
   let before: { createdAt: Date; id: string } | null = null;
   if (query.before) {
-    const row = await prisma.webhookDelivery.findFirst({ where: { clientId: user.clientId, id: query.before }, select: { createdAt: true, id: true } });
+    const row = await prisma.webhookDelivery.findFirst({
+      where: { clientId: user.clientId, id: query.before },
+      select: { createdAt: true, id: true },
+    });
     if (row) before = row;
   }
   const rows = await prisma.webhookDelivery.findMany({
@@ -114,7 +143,10 @@ export async function listWebhookDeliveries(
   const page = rows.slice(0, query.limit);
   const subIds = [...new Set(page.map((d) => d.subscriptionId))];
   const subs = subIds.length
-    ? await prisma.webhookSubscription.findMany({ where: { clientId: user.clientId, id: { in: subIds } }, select: { id: true, url: true } })
+    ? await prisma.webhookSubscription.findMany({
+        where: { clientId: user.clientId, id: { in: subIds } },
+        select: { id: true, url: true },
+      })
     : [];
   const urls = new Map(subs.map((s) => [s.id, s.url]));
   return {
@@ -148,7 +180,11 @@ export async function redeliverDelivery(
   assertRole(user, ADMIN_ONLY);
   const result = await redeliverWebhook({ clientId: user.clientId, deliveryId });
   if (result.requeued) {
-    await writeAudit(prisma, user, { action: "webhook.redelivered", entityType: "webhook_delivery", entityId: deliveryId });
+    await writeAudit(prisma, user, {
+      action: "webhook.redelivered",
+      entityType: "webhook_delivery",
+      entityId: deliveryId,
+    });
   }
   return result;
 }

@@ -14,7 +14,12 @@ export async function createApiKey(
 ): Promise<{ id: string; apiKey: string }> {
   const apiKey = KEY_PREFIX + randomBytes(24).toString("base64url");
   const row = await db.apiKey.create({
-    data: { clientId, name: name ?? null, prefix: apiKey.slice(0, KEY_PREFIX.length + 6), hash: hashApiKey(apiKey) },
+    data: {
+      clientId,
+      name: name ?? null,
+      prefix: apiKey.slice(0, KEY_PREFIX.length + 6),
+      hash: hashApiKey(apiKey),
+    },
     select: { id: true },
   });
   return { id: row.id, apiKey };

@@ -4,7 +4,13 @@ import { authOptions } from "@/lib/auth/options";
 import { prisma } from "@/lib/db";
 import type { TDashboardRole } from "@/lib/dashboard-users/create-dashboard-user";
 
-export type TSessionUser = { id: string; clientId: string; email: string; name: string | null; role: TDashboardRole };
+export type TSessionUser = {
+  id: string;
+  clientId: string;
+  email: string;
+  name: string | null;
+  role: TDashboardRole;
+};
 
 export class ForbiddenError extends Error {
   constructor(message = "You do not have permission to do this") {

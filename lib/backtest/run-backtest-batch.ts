@@ -10,7 +10,12 @@ import { aggregateKey, computeAggregates, type TAggregateRequest } from "@/lib/s
 import { storedEntity } from "@/lib/screening/assessment";
 import { evaluateRule, type TLoadedRule, type TRuleAggregates } from "@/lib/screening/evaluate-rules";
 
-export type TBacktestHit = { transactionId: string; amount: string; currencyCode: string; occurredAt: number };
+export type TBacktestHit = {
+  transactionId: string;
+  amount: string;
+  currencyCode: string;
+  occurredAt: number;
+};
 
 export type TBacktestBatchResult = {
   ruleId: string;
@@ -46,7 +51,14 @@ function decodeCursor(cursor: string | undefined): TCursor | null {
  */
 export async function runBacktestBatch(
   user: TSessionUser,
-  input: { ruleId: string; versionId?: string; from: number; to: number; cursor?: string; batchSize?: number },
+  input: {
+    ruleId: string;
+    versionId?: string;
+    from: number;
+    to: number;
+    cursor?: string;
+    batchSize?: number;
+  },
 ): Promise<TBacktestBatchResult> {
   const clientId = user.clientId;
   if (input.to < input.from) throw validationError(["/to: Must not be before from"]);
@@ -66,7 +78,9 @@ export async function runBacktestBatch(
   const version = rule.versions[0];
   if (!version) throw notFound("/versionId", "Rule version not found");
   if (version.subject !== "transaction")
-    throw validationError(["/ruleId: Backtests replay stored transactions, so only transaction rules can be backtested"]);
+    throw validationError([
+      "/ruleId: Backtests replay stored transactions, so only transaction rules can be backtested",
+    ]);
 
   const loaded: TLoadedRule = {
     ruleRef: rule.id,
@@ -97,7 +111,16 @@ export async function runBacktestBatch(
   }
 
   const rows = await prisma.$queryRaw<
-    Array<{ id: string; occurredAt: Date; amount: Prisma.Decimal; currencyCode: string; data: unknown; userId: string | null; merchantId: string | null; decisionId: string | null }>
+    Array<{
+      id: string;
+      occurredAt: Date;
+      amount: Prisma.Decimal;
+      currencyCode: string;
+      data: unknown;
+      userId: string | null;
+      merchantId: string | null;
+      decisionId: string | null;
+    }>
   >(Prisma.sql`
     SELECT "id", "occurredAt", "amount", "currencyCode", "data", "userId", "merchantId", "decisionId"
     FROM "transactions"
@@ -123,7 +146,10 @@ export async function runBacktestBatch(
   let compileError: string | null = null;
   try {
     const compiled = compiledRuleVersion({ ...loaded, id: loaded.versionId, subject: "transaction" });
-    requests = Object.entries(loaded.aggregates).map(([name, spec]) => ({ spec, where: compiled.wheres[name] }));
+    requests = Object.entries(loaded.aggregates).map(([name, spec]) => ({
+      spec,
+      where: compiled.wheres[name],
+    }));
   } catch (err) {
     compileError = (err as Error).message;
   }
@@ -168,14 +194,25 @@ export async function runBacktestBatch(
 /** The variables each transaction was screened with, from its decision; rebuilt when there is none. */
 async function screeningVariables(
   clientId: string,
-  rows: Array<{ id: string; data: unknown; userId: string | null; merchantId: string | null; decisionId: string | null }>,
+  rows: Array<{
+    id: string;
+    data: unknown;
+    userId: string | null;
+    merchantId: string | null;
+    decisionId: string | null;
+  }>,
 ): Promise<Map<string, Record<string, unknown>>> {
   const out = new Map<string, Record<string, unknown>>();
   const decisionIds = rows.flatMap((r) => (r.decisionId ? [r.decisionId] : []));
   const decisions = decisionIds.length
-    ? await prisma.decision.findMany({ where: { clientId, id: { in: decisionIds } }, select: { id: true, input: true } })
+    ? await prisma.decision.findMany({
+        where: { clientId, id: { in: decisionIds } },
+        select: { id: true, input: true },
+      })
     : [];
-  const inputs = new Map(decisions.map((d) => [d.id, (d.input as { variables?: Record<string, unknown> }).variables]));
+  const inputs = new Map(
+    decisions.map((d) => [d.id, (d.input as { variables?: Record<string, unknown> }).variables]),
+  );
   const missing = rows.filter((r) => !(r.decisionId && inputs.get(r.decisionId)));
   const userIds = [...new Set(missing.flatMap((r) => (r.userId ? [r.userId] : [])))];
   const merchantIds = [...new Set(missing.flatMap((r) => (r.merchantId ? [r.merchantId] : [])))];

@@ -10,7 +10,8 @@ import { CliError, listFlag, optionalFlag, requireFlag, type TArgs } from "@/lib
 
 function checkList(values: string[] | undefined, allowed: readonly string[], what: string): void {
   for (const v of values ?? []) {
-    if (!allowed.includes(v)) throw new CliError(`Unknown ${what} '${v}'; expected one of ${allowed.join(", ")}`);
+    if (!allowed.includes(v))
+      throw new CliError(`Unknown ${what} '${v}'; expected one of ${allowed.join(", ")}`);
   }
 }
 
@@ -91,7 +92,8 @@ export const commands: Record<string, TCommand> = {
 
 export function describeError(err: unknown): string {
   if (err instanceof CliError) return err.message;
-  if (err instanceof z.ZodError) return err.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ");
+  if (err instanceof z.ZodError)
+    return err.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ");
   if (err instanceof SyntaxError) return `Invalid JSON: ${err.message}`;
   if (err instanceof Error && "code" in err && err.code === "ENOENT") return err.message;
   return err instanceof Error ? err.message : String(err);

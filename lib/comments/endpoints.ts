@@ -1,5 +1,10 @@
 import { registerEndpoint } from "@/lib/openapi/registry";
-import { ZCommentsResponse, ZCreateComment, ZCreateCommentResponse, ZListCommentsQuery } from "@/lib/comments/schemas";
+import {
+  ZCommentsResponse,
+  ZCreateComment,
+  ZCreateCommentResponse,
+  ZListCommentsQuery,
+} from "@/lib/comments/schemas";
 
 const tag = "Comments";
 const listing =

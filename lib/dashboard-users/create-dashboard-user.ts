@@ -38,7 +38,13 @@ export async function createDashboardUser(input: TCreateDashboardUser): Promise<
 export async function verifyDashboardPassword(
   email: string,
   password: string,
-): Promise<{ id: string; clientId: string; email: string; name: string | null; role: TDashboardRole } | null> {
+): Promise<{
+  id: string;
+  clientId: string;
+  email: string;
+  name: string | null;
+  role: TDashboardRole;
+} | null> {
   const user = await prisma.dashboardUser.findUnique({ where: { email: email.trim().toLowerCase() } });
   // Compare against a fixed hash when the user is unknown, so timing does not reveal which emails exist.
   const hash = user?.passwordHash ?? "$2b$12$C6UzMDM.H6dfI/f/IKcEeO5fbm4.5p0G5gG0yO5x6eZ3lV6mVb3Iu";

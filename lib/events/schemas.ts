@@ -10,8 +10,10 @@ const ZEventTimestamp = z
   .int()
   .superRefine((value, ctx) => {
     const now = Date.now();
-    if (value > now + FUTURE_SKEW_MS) ctx.addIssue({ code: "custom", message: "Timestamp must not be in the future" });
-    else if (value < now - YEAR_MS) ctx.addIssue({ code: "custom", message: "Timestamp must not be older than 365 days" });
+    if (value > now + FUTURE_SKEW_MS)
+      ctx.addIssue({ code: "custom", message: "Timestamp must not be in the future" });
+    else if (value < now - YEAR_MS)
+      ctx.addIssue({ code: "custom", message: "Timestamp must not be older than 365 days" });
   });
 
 export const ZEventFields = z.object({
@@ -34,10 +36,18 @@ export const ZEvent = ZEventFields.superRefine((event, ctx) => {
   if (!event.merchantId && !event.merchant && !event.userId && !event.user) {
     // The contract's wording for "no valid subject shape".
     ctx.addIssue({ code: "custom", path: [], message: "Expected union value" });
-    ctx.addIssue({ code: "custom", path: ["userId"], message: "At least one subject is required among merchantId, merchant, userId, user" });
+    ctx.addIssue({
+      code: "custom",
+      path: ["userId"],
+      message: "At least one subject is required among merchantId, merchant, userId, user",
+    });
   }
   if (event.merchantId && event.merchant)
-    ctx.addIssue({ code: "custom", path: ["merchant"], message: "merchantId and merchant are mutually exclusive" });
+    ctx.addIssue({
+      code: "custom",
+      path: ["merchant"],
+      message: "merchantId and merchant are mutually exclusive",
+    });
   if (event.userId && event.user)
     ctx.addIssue({ code: "custom", path: ["user"], message: "userId and user are mutually exclusive" });
 });

@@ -38,7 +38,12 @@ export function errorBody(type: TErrorType, message: string, details?: string[])
 export const VALIDATION_MESSAGE = "Request validation failed";
 
 export function validationError(details: string[]): ApiError {
-  return new ApiError(400, "VALIDATION_ERROR", VALIDATION_MESSAGE, details.length ? details : ["/: Invalid request"]);
+  return new ApiError(
+    400,
+    "VALIDATION_ERROR",
+    VALIDATION_MESSAGE,
+    details.length ? details : ["/: Invalid request"],
+  );
 }
 
 /** A 404 naming the path that was not found, for example notFound("/transactionId", "Transaction not found"). */

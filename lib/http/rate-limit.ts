@@ -3,7 +3,11 @@ type TBucket = { tokens: number; updatedAt: number };
 
 const buckets = new Map<string, TBucket>();
 
-export function takeToken(key: string, perSecond: number, now = Date.now()): { ok: true } | { ok: false; retryAfterSeconds: number } {
+export function takeToken(
+  key: string,
+  perSecond: number,
+  now = Date.now(),
+): { ok: true } | { ok: false; retryAfterSeconds: number } {
   const burst = perSecond * 2;
   const bucket = buckets.get(key) ?? { tokens: burst, updatedAt: now };
   bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.updatedAt) / 1000) * perSecond);

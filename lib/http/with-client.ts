@@ -61,7 +61,9 @@ async function readJson(req: Request): Promise<unknown> {
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
-    throw validationError([`/: Malformed JSON (${err instanceof SyntaxError ? err.message : "unreadable body"})`]);
+    throw validationError([
+      `/: Malformed JSON (${err instanceof SyntaxError ? err.message : "unreadable body"})`,
+    ]);
   }
 }
 
@@ -105,7 +107,9 @@ export function withClient<P = Record<string, string>>(
       if (options.businessOnly && client.type !== "business")
         throw forbidden("This endpoint is available to business clients only");
       if (options.feature && !client.features.has(options.feature))
-        throw forbidden(options.featureMessage ?? `Feature ${options.feature} is not enabled for this client`);
+        throw forbidden(
+          options.featureMessage ?? `Feature ${options.feature} is not enabled for this client`,
+        );
 
       const params = (await route.params) as P;
       const nulInParams = nulCharacterIssues(params);

@@ -9,7 +9,8 @@ function typeName(expected: string): string {
 
 export function issueMessage(issue: TIssue): string | undefined {
   // A missing field reads "Required" whatever its type (decisions §9).
-  if (issue.input === undefined && issue.code !== "custom" && issue.code !== "invalid_union") return "Required";
+  if (issue.input === undefined && issue.code !== "custom" && issue.code !== "invalid_union")
+    return "Required";
   switch (issue.code) {
     case "invalid_type":
       if (issue.input === undefined) return "Required";
@@ -17,7 +18,9 @@ export function issueMessage(issue: TIssue): string | undefined {
     case "too_small": {
       const min = String(issue.minimum);
       if (issue.origin === "number" || issue.origin === "int" || issue.origin === "bigint")
-        return issue.inclusive ? `Expected number to be greater or equal to ${min}` : `Expected number to be greater than ${min}`;
+        return issue.inclusive
+          ? `Expected number to be greater or equal to ${min}`
+          : `Expected number to be greater than ${min}`;
       if (issue.origin === "string")
         return Number(issue.minimum) === 1 && issue.inclusive
           ? "Expected non-empty string"
@@ -28,7 +31,9 @@ export function issueMessage(issue: TIssue): string | undefined {
     case "too_big": {
       const max = String(issue.maximum);
       if (issue.origin === "number" || issue.origin === "int" || issue.origin === "bigint")
-        return issue.inclusive ? `Expected number to be less or equal to ${max}` : `Expected number to be less than ${max}`;
+        return issue.inclusive
+          ? `Expected number to be less or equal to ${max}`
+          : `Expected number to be less than ${max}`;
       if (issue.origin === "string") return `Expected string length less or equal to ${max}`;
       if (issue.origin === "array") return `Expected array length less or equal to ${max}`;
       return undefined;

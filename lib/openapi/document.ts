@@ -73,7 +73,10 @@ function operation(e: TEndpoint): TJson {
     },
   };
   for (const [code, description] of Object.entries(errors)) {
-    responses[code] = { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
+    responses[code] = {
+      description,
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+    };
   }
   return {
     operationId: `${e.method}${e.path.replace(/[^a-zA-Z0-9]+(\w)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,

@@ -76,5 +76,7 @@ export const ZWalletVerification = z.object({
 });
 export type TWalletVerification = z.infer<typeof ZWalletVerification>;
 
-export const ZPaymentInstrumentAssessment = ZRiskAssessment.extend({ walletVerification: ZWalletVerification.optional() });
+export const ZPaymentInstrumentAssessment = ZRiskAssessment.extend({
+  walletVerification: ZWalletVerification.optional(),
+});
 export type TPaymentInstrumentAssessment = z.infer<typeof ZPaymentInstrumentAssessment>;

@@ -18,6 +18,10 @@ export function verifyWallet(
     phone: check(wallet.phone, user?.phone?.phone, (s) => normalizeIdentifier("phone", s)),
   };
   const values = Object.values(checks);
-  const status = values.includes("mismatch") ? "mismatch" : values.includes("match") ? "verified" : "unverifiable";
+  const status = values.includes("mismatch")
+    ? "mismatch"
+    : values.includes("match")
+      ? "verified"
+      : "unverifiable";
   return { status, checks };
 }

@@ -25,7 +25,11 @@ export type TRiskAssessment = z.infer<typeof ZRiskAssessment>;
 
 export function assessment(
   id: string,
-  result: { riskLevel: string; recommendedAction: string; triggered: readonly TTriggered[] | readonly unknown[] },
+  result: {
+    riskLevel: string;
+    recommendedAction: string;
+    triggered: readonly TTriggered[] | readonly unknown[];
+  },
   at: Date | number,
 ): TRiskAssessment {
   return {
@@ -34,7 +38,13 @@ export function assessment(
     recommendedAction: result.recommendedAction,
     triggered: result.triggered.map((t) => {
       const r = t as TTriggered;
-      return { id: r.id, name: r.name, level: r.level, reason: r.reason, recommendedAction: r.recommendedAction };
+      return {
+        id: r.id,
+        name: r.name,
+        level: r.level,
+        reason: r.reason,
+        recommendedAction: r.recommendedAction,
+      };
     }),
     timestamp: typeof at === "number" ? at : at.getTime(),
   };
@@ -57,7 +67,9 @@ export function bodyHash(value: unknown): string {
 }
 
 /** A stored user or merchant as the rules see it: the request's field names plus status and createdAt. */
-export function storedEntity(row: { data: unknown; status: string | null; createdAt: Date } | null): Record<string, unknown> | undefined {
+export function storedEntity(
+  row: { data: unknown; status: string | null; createdAt: Date } | null,
+): Record<string, unknown> | undefined {
   if (!row) return undefined;
   const data = (row.data && typeof row.data === "object" ? row.data : {}) as Record<string, unknown>;
   return { ...data, status: row.status, createdAt: row.createdAt.getTime() };

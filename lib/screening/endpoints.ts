@@ -45,7 +45,8 @@ registerEndpoint({
   path: "/v1/user/onboard",
   tag: "Users",
   summary: "Onboard (screen) a user",
-  description: "Creates or updates the user and screens it with the client's user rules; emits user.screened.",
+  description:
+    "Creates or updates the user and screens it with the client's user rules; emits user.screened.",
   body: ZUser,
   response: ZRiskAssessment,
 });
@@ -54,7 +55,8 @@ registerEndpoint({
   path: "/v1/merchantRequest",
   tag: "Merchants",
   summary: "Store and screen a merchant",
-  description: "Business clients with merchantRiskAssessment only. The first timestamp of an id is kept; previous values are kept as history.",
+  description:
+    "Business clients with merchantRiskAssessment only. The first timestamp of an id is kept; previous values are kept as history.",
   body: ZMerchant,
   response: ZRiskAssessment,
   errors: { 403: "Not a business client, or merchant risk assessment not enabled (FORBIDDEN)" },
@@ -90,7 +92,7 @@ registerEndpoint({
   tag: "Events",
   summary: "Submit a non-monetary event",
   description:
-    "With eventRules enabled: a risk assessment and an event.screened webhook. Otherwise `{ id, status: \"success\" }` and the event is stored.",
+    'With eventRules enabled: a risk assessment and an event.screened webhook. Otherwise `{ id, status: "success" }` and the event is stored.',
   body: ZEvent,
   response: z.union([ZRiskAssessment, ZEventAccepted]),
 });

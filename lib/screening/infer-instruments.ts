@@ -4,11 +4,15 @@ import type { TTransaction } from "@/lib/transactions/schemas";
 type TCandidate = { id: string; method: string; data: Record<string, unknown> };
 
 /** The instruments a transaction reveals, identified by their stable identifier. */
-export function instrumentCandidates(tx: Pick<TTransaction, "card" | "bank" | "crypto" | "wallet">): TCandidate[] {
+export function instrumentCandidates(
+  tx: Pick<TTransaction, "card" | "bank" | "crypto" | "wallet">,
+): TCandidate[] {
   const out: TCandidate[] = [];
   const card = tx.card;
-  const cardKey = card?.cardFingerprint ?? (card?.bin && card.last4 ? `${card.bin}…${card.last4}` : undefined);
-  if (card && cardKey) out.push({ id: `card:${cardKey}`, method: "card", data: { ...card, fingerprint: card.cardFingerprint } });
+  const cardKey =
+    card?.cardFingerprint ?? (card?.bin && card.last4 ? `${card.bin}…${card.last4}` : undefined);
+  if (card && cardKey)
+    out.push({ id: `card:${cardKey}`, method: "card", data: { ...card, fingerprint: card.cardFingerprint } });
   const bankKey = tx.bank?.ibanFull ?? tx.bank?.accountNumber;
   if (tx.bank && bankKey) out.push({ id: `bank:${bankKey}`, method: "bank", data: tx.bank });
   if (tx.crypto?.address) out.push({ id: `crypto:${tx.crypto.address}`, method: "crypto", data: tx.crypto });
@@ -23,7 +27,12 @@ export function instrumentCandidates(tx: Pick<TTransaction, "card" | "bank" | "c
  */
 export async function inferInstruments(
   tx: Tx,
-  { clientId, userId, transaction, at }: { clientId: string; userId: string; transaction: TTransaction; at: Date },
+  {
+    clientId,
+    userId,
+    transaction,
+    at,
+  }: { clientId: string; userId: string; transaction: TTransaction; at: Date },
 ): Promise<void> {
   const candidates = instrumentCandidates(transaction);
   if (candidates.length === 0) return;

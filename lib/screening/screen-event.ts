@@ -28,7 +28,14 @@ export async function screenEvent({
     const merchantId = body.merchantId ?? body.merchant?.id ?? null;
     const occurredAt = new Date(body.timestamp ?? now.getTime());
     const record = { ...body, timestamp: occurredAt.getTime() };
-    const columns = { type: body.type, method: body.method ?? null, userId, merchantId, occurredAt, data: record as object };
+    const columns = {
+      type: body.type,
+      method: body.method ?? null,
+      userId,
+      merchantId,
+      occurredAt,
+      data: record as object,
+    };
     await tx.event.upsert({
       where: { clientId_id: { clientId, id: body.id } },
       create: { clientId, id: body.id, ...columns },

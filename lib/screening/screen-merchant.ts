@@ -8,7 +8,13 @@ import { TX_OPTIONS } from "@/lib/screening/screen-transaction";
 import { emitWebhook } from "@/lib/webhooks/emit";
 
 /** Merchant risk assessment: stores the merchant record (with history) and screens it. */
-export async function screenMerchant({ client, body }: { client: TClientContext; body: TMerchant }): Promise<TRiskAssessment> {
+export async function screenMerchant({
+  client,
+  body,
+}: {
+  client: TClientContext;
+  body: TMerchant;
+}): Promise<TRiskAssessment> {
   const clientId = client.id;
   return prisma.$transaction(async (tx) => {
     const now = new Date();

@@ -28,14 +28,18 @@ export async function screenPaymentInstrument({
   return prisma.$transaction(async (tx) => {
     const now = new Date();
     const user = await tx.user.findUnique({ where: { clientId_id: { clientId, id: instrument.userId } } });
-    const method = instrument.method ?? (["bank", "card", "wallet", "crypto", "vas", "ewa", "cash"] as const).find((m) => instrument[m]);
+    const method =
+      instrument.method ??
+      (["bank", "card", "wallet", "crypto", "vas", "ewa", "cash"] as const).find((m) => instrument[m]);
 
     let riskLevel = "low";
     let recommendedAction = "ALLOW";
     let triggered: unknown[] = [];
     let decisionId: string | null = null;
     if (client.features.has("paymentInstrumentRules")) {
-      const variables: Record<string, unknown> = { paymentInstrument: { ...instrument, status: body.status } };
+      const variables: Record<string, unknown> = {
+        paymentInstrument: { ...instrument, status: body.status },
+      };
       const storedUser = storedEntity(user);
       if (storedUser) variables.user = storedUser;
       const result = await runRules(tx, {
@@ -47,7 +51,11 @@ export async function screenPaymentInstrument({
       });
       ({ riskLevel, recommendedAction, triggered, decisionId } = result);
     }
-    const answer: TPaymentInstrumentAssessment = assessment(instrument.id, { riskLevel, recommendedAction, triggered }, now);
+    const answer: TPaymentInstrumentAssessment = assessment(
+      instrument.id,
+      { riskLevel, recommendedAction, triggered },
+      now,
+    );
     let walletVerification: TWalletVerification | undefined;
     if (client.features.has("walletVerification") && method === "wallet") {
       walletVerification = verifyWallet(instrument.wallet ?? {}, (user?.data ?? null) as never);

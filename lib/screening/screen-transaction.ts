@@ -16,10 +16,7 @@ export type TTransactionAssessment = TRiskAssessment & { transactionId: string; 
 
 export const TX_OPTIONS = { timeout: 20_000, maxWait: 10_000 } as const;
 
-function response(
-  row: { id: string; status: string },
-  result: TRiskAssessment,
-): TTransactionAssessment {
+function response(row: { id: string; status: string }, result: TRiskAssessment): TTransactionAssessment {
   return { ...result, transactionId: row.id, status: row.status };
 }
 
@@ -34,7 +31,14 @@ export async function storedTransactionAssessment(
     ? await db.decision.findUnique({ where: { id: row.decisionId }, select: { response: true } })
     : null;
   const triggered = ((decision?.response as { triggered?: unknown[] } | null)?.triggered ?? []) as never[];
-  return response(row, assessment(row.id, { riskLevel: row.riskLevel, recommendedAction: row.recommendedAction, triggered }, row.assessedAt));
+  return response(
+    row,
+    assessment(
+      row.id,
+      { riskLevel: row.riskLevel, recommendedAction: row.recommendedAction, triggered },
+      row.assessedAt,
+    ),
+  );
 }
 
 /**
@@ -62,10 +66,14 @@ export async function screenTransaction({
       if (stored) return stored;
     }
     try {
-      return await prisma.$transaction((tx) => screenInTransaction(tx, { clientId, body, hash, replace: !!existing }), TX_OPTIONS);
+      return await prisma.$transaction(
+        (tx) => screenInTransaction(tx, { clientId, body, hash, replace: !!existing }),
+        TX_OPTIONS,
+      );
     } catch (err) {
       // Two first submissions of the same id raced; the loser re-reads the winner's answer.
-      if (attempt < 2 && err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") continue;
+      if (attempt < 2 && err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002")
+        continue;
       throw err;
     }
   }
@@ -103,7 +111,10 @@ async function screenInTransaction(
     updatedAt: now,
   };
   if (replace) {
-    await tx.transaction.update({ where: { clientId_id: { clientId, id: body.id } }, data: { ...columns, decisionId: null } });
+    await tx.transaction.update({
+      where: { clientId_id: { clientId, id: body.id } },
+      data: { ...columns, decisionId: null },
+    });
   } else {
     await tx.transaction.create({ data: { clientId, id: body.id, ...columns } });
   }
@@ -128,7 +139,11 @@ async function screenInTransaction(
   const answer = assessment(body.id, result, now);
   await tx.transaction.update({
     where: { clientId_id: { clientId, id: body.id } },
-    data: { riskLevel: answer.riskLevel, recommendedAction: answer.recommendedAction, decisionId: result.decisionId },
+    data: {
+      riskLevel: answer.riskLevel,
+      recommendedAction: answer.recommendedAction,
+      decisionId: result.decisionId,
+    },
   });
   await tx.transactionUpdate.create({
     data: {
@@ -141,7 +156,12 @@ async function screenInTransaction(
     },
   });
 
-  await indexIdentifiers(tx, { clientId, userId, identifiers: identifiersFromPaymentMethods(body), source: "transaction" });
+  await indexIdentifiers(tx, {
+    clientId,
+    userId,
+    identifiers: identifiersFromPaymentMethods(body),
+    source: "transaction",
+  });
   // Recipients are users of the client too: their payment methods are theirs for attribute blocking.
   for (const recipient of body.recipients ?? (body.recipient ? [body.recipient] : [])) {
     if (recipient.id)
@@ -153,11 +173,23 @@ async function screenInTransaction(
       });
   }
   await inferInstruments(tx, { clientId, userId, transaction: body, at: now });
-  await openAlerts(tx, { clientId, transactionId: body.id, userId, decisionId: result.decisionId, fired: result.firedActive, at: now.getTime() });
+  await openAlerts(tx, {
+    clientId,
+    transactionId: body.id,
+    userId,
+    decisionId: result.decisionId,
+    fired: result.firedActive,
+    at: now.getTime(),
+  });
   await emitWebhook(tx, {
     clientId,
     event: "transaction.screened",
-    payload: { id: answer.id, riskLevel: answer.riskLevel, recommendedAction: answer.recommendedAction, triggered: answer.triggered },
+    payload: {
+      id: answer.id,
+      riskLevel: answer.riskLevel,
+      recommendedAction: answer.recommendedAction,
+      triggered: answer.triggered,
+    },
   });
   return response({ id: body.id, status: body.status }, answer);
 }

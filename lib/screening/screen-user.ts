@@ -8,7 +8,13 @@ import { upsertUser } from "@/lib/users/upsert-user";
 import { emitWebhook } from "@/lib/webhooks/emit";
 
 /** Onboarding: creates or updates the user, screens it with the client's user rules, emits user.screened. */
-export async function screenUser({ client, body }: { client: TClientContext; body: TUser }): Promise<TRiskAssessment> {
+export async function screenUser({
+  client,
+  body,
+}: {
+  client: TClientContext;
+  body: TUser;
+}): Promise<TRiskAssessment> {
   const clientId = client.id;
   return prisma.$transaction(async (tx) => {
     const now = new Date();
@@ -20,7 +26,14 @@ export async function screenUser({ client, body }: { client: TClientContext; bod
       subjectId: body.id,
       timestamp: body.timestamp,
       // The request under `user`, with the stored status and first-seen createdAt the rules also expect.
-      variables: { user: { ...storedEntity(stored), ...body, status: stored.status, createdAt: stored.createdAt.getTime() } },
+      variables: {
+        user: {
+          ...storedEntity(stored),
+          ...body,
+          status: stored.status,
+          createdAt: stored.createdAt.getTime(),
+        },
+      },
     });
     const answer = assessment(body.id, result, now);
     await tx.user.update({

@@ -27,13 +27,17 @@ export async function updateTransaction({
     const locked = await tx.$queryRaw<{ id: string }[]>`
       SELECT id FROM transactions WHERE "clientId" = ${clientId} AND id = ${body.transactionId} FOR UPDATE`;
     if (locked.length === 0) throw notFound("/transactionId", "Transaction not found");
-    const row = await tx.transaction.findUniqueOrThrow({ where: { clientId_id: { clientId, id: body.transactionId } } });
+    const row = await tx.transaction.findUniqueOrThrow({
+      where: { clientId_id: { clientId, id: body.transactionId } },
+    });
 
     // The deprecated feedback object fills what the top-level fields leave out.
     const feedbackStatus = body.feedback?.status?.toUpperCase();
     const status =
       body.status ??
-      (feedbackStatus && (TRANSACTION_STATUSES as readonly string[]).includes(feedbackStatus) ? feedbackStatus : undefined);
+      (feedbackStatus && (TRANSACTION_STATUSES as readonly string[]).includes(feedbackStatus)
+        ? feedbackStatus
+        : undefined);
     const type = body.type ?? body.feedback?.type;
     const description = body.description ?? body.feedback?.description;
     const occurredAt = new Date(body.timestamp ?? body.feedback?.createdAt ?? Date.now());
@@ -86,7 +90,9 @@ export async function updateTransaction({
     const now = new Date();
     const [user, merchant] = await Promise.all([
       row.userId ? tx.user.findUnique({ where: { clientId_id: { clientId, id: row.userId } } }) : null,
-      row.merchantId ? tx.merchant.findUnique({ where: { clientId_id: { clientId, id: row.merchantId } } }) : null,
+      row.merchantId
+        ? tx.merchant.findUnique({ where: { clientId_id: { clientId, id: row.merchantId } } })
+        : null,
     ]);
     const variables: Record<string, unknown> = { transaction: data };
     const storedUser = storedEntity(user);
@@ -121,7 +127,12 @@ export async function updateTransaction({
     await emitWebhook(tx, {
       clientId,
       event: "transaction.screened",
-      payload: { id: answer.id, riskLevel: answer.riskLevel, recommendedAction: answer.recommendedAction, triggered: answer.triggered },
+      payload: {
+        id: answer.id,
+        riskLevel: answer.riskLevel,
+        recommendedAction: answer.recommendedAction,
+        triggered: answer.triggered,
+      },
     });
     return { ...answer, transactionId: row.id, status: status ?? row.status };
   }, TX_OPTIONS);

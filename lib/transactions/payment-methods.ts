@@ -7,7 +7,9 @@ export const PAYMENT_METHODS = ["crypto", "wallet", "bank", "card", "cash", "vas
 export const ZPaymentMethod = z.enum(PAYMENT_METHODS);
 export type TPaymentMethod = z.infer<typeof ZPaymentMethod>;
 
-export const ZCurrencyCode = z.string().regex(/^[A-Z]{3}$/, "Expected ISO 4217 currency code (three uppercase letters)");
+export const ZCurrencyCode = z
+  .string()
+  .regex(/^[A-Z]{3}$/, "Expected ISO 4217 currency code (three uppercase letters)");
 const ZBalance = z.object({ amount: z.number().optional(), currency: ZCurrencyCode.optional() });
 
 export function paymentMethodSchemas(ZAddress: z.ZodType) {
@@ -30,13 +32,28 @@ export function paymentMethodSchemas(ZAddress: z.ZodType) {
     paymentReference: z.string().optional(),
   });
   const ZCard = z.object({
-    bin: z.string().regex(/^\d{6,8}$/, "Expected the first 6 to 8 digits of the card number").optional(),
+    bin: z
+      .string()
+      .regex(/^\d{6,8}$/, "Expected the first 6 to 8 digits of the card number")
+      .optional(),
     binCountry: z.string().optional(),
     brand: z.string().optional(),
-    last4: z.string().regex(/^\d{4}$/, "Expected 4 digits").optional(),
-    number: z.string().regex(/^\d{12,19}$/, "Expected 12 to 19 digits").optional(),
-    expiryMonth: z.string().regex(/^(0[1-9]|1[0-2])$/, "Expected two digits from 01 to 12").optional(),
-    expiryYear: z.string().regex(/^\d{2,4}$/, "Expected 2 to 4 digits").optional(),
+    last4: z
+      .string()
+      .regex(/^\d{4}$/, "Expected 4 digits")
+      .optional(),
+    number: z
+      .string()
+      .regex(/^\d{12,19}$/, "Expected 12 to 19 digits")
+      .optional(),
+    expiryMonth: z
+      .string()
+      .regex(/^(0[1-9]|1[0-2])$/, "Expected two digits from 01 to 12")
+      .optional(),
+    expiryYear: z
+      .string()
+      .regex(/^\d{2,4}$/, "Expected 2 to 4 digits")
+      .optional(),
     type: z.enum(["CREDIT", "DEBIT"]).optional(),
     mccCode: z.string().optional(),
     isDigitalWallet: z.boolean().optional(),
@@ -82,7 +99,11 @@ export function paymentMethodSchemas(ZAddress: z.ZodType) {
     activationDate: z.number().optional(),
     status: z.enum(["active", "redeemed", "expired", "cancelled", "pending"]).optional(),
   });
-  const ZCash = z.object({ id: z.string().optional(), agentId: z.string().optional(), type: z.string().optional() });
+  const ZCash = z.object({
+    id: z.string().optional(),
+    agentId: z.string().optional(),
+    type: z.string().optional(),
+  });
   return { ZBank, ZCard, ZCrypto, ZWallet, ZEwa, ZVas, ZCash };
 }
 

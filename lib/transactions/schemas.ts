@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { ZMerchant } from "@/lib/merchants/schemas";
-import { paymentMethodSchemas, requireMethodObject, ZCurrencyCode, ZPaymentMethod } from "@/lib/transactions/payment-methods";
+import {
+  paymentMethodSchemas,
+  requireMethodObject,
+  ZCurrencyCode,
+  ZPaymentMethod,
+} from "@/lib/transactions/payment-methods";
 import { FUTURE_SKEW_MS, ZAddress, ZNonEmptyString, ZUser, ZUserDevice } from "@/lib/users/schemas";
 
 // Transaction (request) and Transaction update request of interface.md.
@@ -24,8 +29,10 @@ export { ZCurrencyCode } from "@/lib/transactions/payment-methods";
 /** Not in the future and not older than 365 days (decisions §9). */
 export const ZRecentTimestamp = z.number().superRefine((value, ctx) => {
   const now = Date.now();
-  if (value > now + FUTURE_SKEW_MS) ctx.addIssue({ code: "custom", message: "Timestamp must not be in the future" });
-  else if (value < now - YEAR_MS) ctx.addIssue({ code: "custom", message: "Timestamp must not be older than 365 days" });
+  if (value > now + FUTURE_SKEW_MS)
+    ctx.addIssue({ code: "custom", message: "Timestamp must not be in the future" });
+  else if (value < now - YEAR_MS)
+    ctx.addIssue({ code: "custom", message: "Timestamp must not be older than 365 days" });
 });
 
 export const { ZBank, ZCard, ZCrypto, ZWallet, ZEwa, ZVas, ZCash } = paymentMethodSchemas(ZAddress);
@@ -57,7 +64,8 @@ function exclusive(
 ): void {
   const hasA = value[a] !== undefined && value[a] !== null;
   const hasB = value[b] !== undefined && value[b] !== null;
-  if (hasA && hasB) ctx.addIssue({ code: "custom", path: [b], message: `${a} and ${b} are mutually exclusive` });
+  if (hasA && hasB)
+    ctx.addIssue({ code: "custom", path: [b], message: `${a} and ${b} are mutually exclusive` });
   else if (opts.required && !hasA && !hasB)
     ctx.addIssue({ code: "custom", path: [a], message: `Exactly one of ${a} or ${b} is required` });
 }
@@ -108,34 +116,33 @@ function nonEmpty<S extends z.ZodObject>(schema: S) {
   return schema.refine((o) => Object.values(o).some((v) => v !== undefined), "Must not be empty");
 }
 
-export const ZTransactionUpdate = z
-  .object({
-    transactionId: ZNonEmptyString,
-    status: ZTransactionStatus.optional(),
-    timestamp: z.number().optional(),
-    reason: z.string().optional(),
-    description: z.string().optional(),
-    type: z.string().optional(),
-    isFraudulent: z.boolean().optional(),
-    transaction: z
-      .object({
-        accountId: z.string().optional(),
-        paymentMethod: z.enum(UPDATE_METHODS).optional(),
-        bank: nonEmpty(ZBank).optional(),
-        card: nonEmpty(ZCard).optional(),
-        vas: nonEmpty(ZVas).optional(),
-        cash: nonEmpty(ZCash).optional(),
-      })
-      .superRefine((t, ctx) => requireMethodObject(t, ctx))
-      .optional(),
-    feedback: z
-      .object({
-        id: ZNonEmptyString,
-        status: z.string().optional(),
-        type: z.string().optional(),
-        description: z.string().optional(),
-        createdAt: z.number().optional(),
-      })
-      .optional(),
-  });
+export const ZTransactionUpdate = z.object({
+  transactionId: ZNonEmptyString,
+  status: ZTransactionStatus.optional(),
+  timestamp: z.number().optional(),
+  reason: z.string().optional(),
+  description: z.string().optional(),
+  type: z.string().optional(),
+  isFraudulent: z.boolean().optional(),
+  transaction: z
+    .object({
+      accountId: z.string().optional(),
+      paymentMethod: z.enum(UPDATE_METHODS).optional(),
+      bank: nonEmpty(ZBank).optional(),
+      card: nonEmpty(ZCard).optional(),
+      vas: nonEmpty(ZVas).optional(),
+      cash: nonEmpty(ZCash).optional(),
+    })
+    .superRefine((t, ctx) => requireMethodObject(t, ctx))
+    .optional(),
+  feedback: z
+    .object({
+      id: ZNonEmptyString,
+      status: z.string().optional(),
+      type: z.string().optional(),
+      description: z.string().optional(),
+      createdAt: z.number().optional(),
+    })
+    .optional(),
+});
 export type TTransactionUpdate = z.infer<typeof ZTransactionUpdate>;

@@ -21,21 +21,53 @@ function cli(...args: string[]): { code: number | null; stdout: string; stderr: 
 
 describe("operator CLI", () => {
   it("creates a client with features and actions, and its key authenticates", async () => {
-    const res = cli("client", "create", "--name", "Acme Pay", "--type", "business", "--features", "reporting,eventRules", "--actions", "ALLOW,BLOCK,REVIEW");
+    const res = cli(
+      "client",
+      "create",
+      "--name",
+      "Acme Pay",
+      "--type",
+      "business",
+      "--features",
+      "reporting,eventRules",
+      "--actions",
+      "ALLOW,BLOCK,REVIEW",
+    );
     expect(res.code).toBe(0);
     expect(res.stdout.trim().split("\n")).toHaveLength(1);
     expect(res.json).toEqual({ clientId: expect.any(String), apiKey: expect.any(String) });
     const client = await prisma.client.findUniqueOrThrow({ where: { id: res.json.clientId } });
-    expect(client).toMatchObject({ name: "Acme Pay", type: "business", features: ["reporting", "eventRules"], actions: ["ALLOW", "BLOCK", "REVIEW"] });
+    expect(client).toMatchObject({
+      name: "Acme Pay",
+      type: "business",
+      features: ["reporting", "eventRules"],
+      actions: ["ALLOW", "BLOCK", "REVIEW"],
+    });
     const key = await prisma.apiKey.findFirstOrThrow({ where: { clientId: client.id } });
     expect(key.hash).not.toContain(res.json.apiKey);
     expect((await call(rulesRoute.GET, { apiKey: res.json.apiKey })).status).toBe(200);
   });
 
   it("defaults to all ten actions and configures by replacing the feature list", async () => {
-    const created = cli("client", "create", "--name", "Wallet Co", "--type", "consumer", "--features", "reporting");
+    const created = cli(
+      "client",
+      "create",
+      "--name",
+      "Wallet Co",
+      "--type",
+      "consumer",
+      "--features",
+      "reporting",
+    );
     expect(created.code).toBe(0);
-    const configured = cli("client", "configure", "--client", created.json.clientId, "--features", "eventRules,walletVerification");
+    const configured = cli(
+      "client",
+      "configure",
+      "--client",
+      created.json.clientId,
+      "--features",
+      "eventRules,walletVerification",
+    );
     expect(configured.code).toBe(0);
     expect(configured.json).toMatchObject({
       clientId: created.json.clientId,
@@ -62,14 +94,40 @@ describe("operator CLI", () => {
 
   it("creates dashboard users with hashed passwords", async () => {
     const { json: client } = cli("client", "create", "--name", "Team", "--type", "consumer");
-    const res = cli("user", "create", "--client", client.clientId, "--email", "Officer@Example.com", "--password", "s3cret-password", "--role", "reporting_officer");
+    const res = cli(
+      "user",
+      "create",
+      "--client",
+      client.clientId,
+      "--email",
+      "Officer@Example.com",
+      "--password",
+      "s3cret-password",
+      "--role",
+      "reporting_officer",
+    );
     expect(res.code).toBe(0);
     expect(res.json).toEqual({ userId: expect.any(String) });
     const user = await prisma.dashboardUser.findUniqueOrThrow({ where: { id: res.json.userId } });
-    expect(user).toMatchObject({ email: "officer@example.com", role: "reporting_officer", clientId: client.clientId });
+    expect(user).toMatchObject({
+      email: "officer@example.com",
+      role: "reporting_officer",
+      clientId: client.clientId,
+    });
     expect(user.passwordHash).not.toContain("s3cret");
     expect(user.passwordHash).toMatch(/^\$2[aby]\$/);
-    const dup = cli("user", "create", "--client", client.clientId, "--email", "officer@example.com", "--password", "another-password", "--role", "admin");
+    const dup = cli(
+      "user",
+      "create",
+      "--client",
+      client.clientId,
+      "--email",
+      "officer@example.com",
+      "--password",
+      "another-password",
+      "--role",
+      "admin",
+    );
     expect(dup.code).not.toBe(0);
     expect(dup.stderr).toMatch(/already exists/);
   });
@@ -81,7 +139,21 @@ describe("operator CLI", () => {
     [["client", "create", "--name", "X", "--type", "business", "--actions", "ALLOW,NUKE"], /Unknown action/],
     [["client", "configure", "--client", "nope", "--features", "reporting"], /does not exist/],
     [["apikey", "create", "--client", "nope"], /does not exist/],
-    [["user", "create", "--client", "nope", "--email", "a@b.co", "--password", "longenough", "--role", "admin"], /does not exist/],
+    [
+      [
+        "user",
+        "create",
+        "--client",
+        "nope",
+        "--email",
+        "a@b.co",
+        "--password",
+        "longenough",
+        "--role",
+        "admin",
+      ],
+      /does not exist/,
+    ],
     [["frobnicate", "now"], /Unknown command/],
   ])("fails cleanly on bad input: %j", (args, message) => {
     const res = cli(...args);

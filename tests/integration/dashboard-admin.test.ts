@@ -45,7 +45,13 @@ const draft = (over: Record<string, unknown> = {}) => ({
   reason: "Two or more big payments within a day",
   condition: "transaction.amount >= 1000 && aggregates.big24h >= 2",
   aggregates: {
-    big24h: { function: "count", over: "transaction", groupBy: "userId", window: "24h", where: "transaction.amount >= 1000" },
+    big24h: {
+      function: "count",
+      over: "transaction",
+      groupBy: "userId",
+      window: "24h",
+      where: "transaction.amount >= 1000",
+    },
   },
   ...over,
 });
@@ -90,19 +96,31 @@ beforeAll(async () => {
 
 describe("rules", () => {
   it("shows the engine's messages for a bad condition, field by field", async () => {
-    const unknownVar = await validateRuleDraft(reviewer, { definition: draft({ condition: "transaction.amount > 1 && foo == 2" }) });
+    const unknownVar = await validateRuleDraft(reviewer, {
+      definition: draft({ condition: "transaction.amount > 1 && foo == 2" }),
+    });
     expect(unknownVar.valid).toBe(false);
     expect(unknownVar.errors[0]).toMatchObject({ field: "condition" });
     expect(unknownVar.errors[0]!.message).toMatch(/Unknown variable/);
 
-    const syntax = await validateRuleDraft(admin, { definition: draft({ condition: "transaction.amount >" }) });
+    const syntax = await validateRuleDraft(admin, {
+      definition: draft({ condition: "transaction.amount >" }),
+    });
     expect(syntax.errors.map((e) => e.field)).toEqual(["condition"]);
 
-    const undefinedAgg = await validateRuleDraft(admin, { definition: draft({ condition: "aggregates.nope > 1" }) });
-    expect(undefinedAgg.errors).toEqual([{ field: "condition", message: "aggregates.nope is not defined by the rule" }]);
+    const undefinedAgg = await validateRuleDraft(admin, {
+      definition: draft({ condition: "aggregates.nope > 1" }),
+    });
+    expect(undefinedAgg.errors).toEqual([
+      { field: "condition", message: "aggregates.nope is not defined by the rule" },
+    ]);
 
     const badWhere = await validateRuleDraft(admin, {
-      definition: draft({ aggregates: { big24h: { function: "count", over: "transaction", groupBy: "userId", window: "24h", where: "(" } } }),
+      definition: draft({
+        aggregates: {
+          big24h: { function: "count", over: "transaction", groupBy: "userId", window: "24h", where: "(" },
+        },
+      }),
     });
     expect(badWhere.errors[0]!.field).toBe("aggregates.big24h.where");
 
@@ -112,7 +130,10 @@ describe("rules", () => {
   it("saving creates the rule, and each edit a new version with an audit row", async () => {
     const first = await saveRule(reviewer, { definition: draft() });
     expect(first).toMatchObject({ ruleId: "BIG-REPEAT", version: 1, status: "draft" });
-    const second = await saveRule(reviewer, { ruleId: "BIG-REPEAT", definition: draft({ reason: "edited", status: "dry-run" }) });
+    const second = await saveRule(reviewer, {
+      ruleId: "BIG-REPEAT",
+      definition: draft({ reason: "edited", status: "dry-run" }),
+    });
     expect(second.version).toBe(2);
 
     const detail = await getRuleDetail(officer, { ruleId: "BIG-REPEAT" });
@@ -120,7 +141,10 @@ describe("rules", () => {
       [2, "edited", "dry-run"],
       [1, "Two or more big payments within a day", "draft"],
     ]);
-    const audit = await prisma.auditLog.findMany({ where: { clientId: a.clientId, entityType: "rule", entityId: "BIG-REPEAT" }, orderBy: { createdAt: "asc" } });
+    const audit = await prisma.auditLog.findMany({
+      where: { clientId: a.clientId, entityType: "rule", entityId: "BIG-REPEAT" },
+      orderBy: { createdAt: "asc" },
+    });
     expect(audit.map((r) => [r.action, r.actorId])).toEqual([
       ["rule.created", reviewer.id],
       ["rule.updated", reviewer.id],
@@ -129,21 +153,45 @@ describe("rules", () => {
     // a new rule may not take an existing id; an invalid edit writes nothing
     const dup = await rejected(saveRule(admin, { definition: draft() }));
     expect((dup as ApiError).details).toEqual(["/id: A rule with id BIG-REPEAT already exists"]);
-    const bad = await rejected(saveRule(admin, { ruleId: "BIG-REPEAT", definition: draft({ condition: "nope ==" }) }));
+    const bad = await rejected(
+      saveRule(admin, { ruleId: "BIG-REPEAT", definition: draft({ condition: "nope ==" }) }),
+    );
     expect(bad).toBeInstanceOf(RuleImportError);
     expect((await getRuleDetail(admin, { ruleId: "BIG-REPEAT" })).currentVersion).toBe(2);
   });
 
   it("publishing is admin-only; reporting officers cannot write rules", async () => {
-    expect(await rejected(changeRuleStatus(reviewer, { ruleId: "BIG-REPEAT", status: "active" }))).toBeInstanceOf(ForbiddenError);
-    expect(await rejected(saveRule(reviewer, { ruleId: "BIG-REPEAT", definition: draft({ status: "active" }) }))).toBeInstanceOf(ForbiddenError);
-    expect(await rejected(saveRule(officer, { ruleId: "BIG-REPEAT", definition: draft() }))).toBeInstanceOf(ForbiddenError);
+    expect(
+      await rejected(changeRuleStatus(reviewer, { ruleId: "BIG-REPEAT", status: "active" })),
+    ).toBeInstanceOf(ForbiddenError);
+    expect(
+      await rejected(saveRule(reviewer, { ruleId: "BIG-REPEAT", definition: draft({ status: "active" }) })),
+    ).toBeInstanceOf(ForbiddenError);
+    expect(await rejected(saveRule(officer, { ruleId: "BIG-REPEAT", definition: draft() }))).toBeInstanceOf(
+      ForbiddenError,
+    );
     expect((await getRuleDetail(admin, { ruleId: "BIG-REPEAT" })).status).toBe("dry-run");
 
-    await saveRule(admin, { definition: draft({ id: "LIVE", condition: "transaction.amount > 1000000", aggregates: undefined, status: "active" }) });
+    await saveRule(admin, {
+      definition: draft({
+        id: "LIVE",
+        condition: "transaction.amount > 1000000",
+        aggregates: undefined,
+        status: "active",
+      }),
+    });
     // an active rule is the admin's too: a reviewer cannot edit or unpublish it
-    expect(await rejected(saveRule(reviewer, { ruleId: "LIVE", definition: draft({ id: "LIVE", aggregates: undefined, condition: "true" }) }))).toBeInstanceOf(ForbiddenError);
-    expect(await rejected(changeRuleStatus(reviewer, { ruleId: "LIVE", status: "inactive" }))).toBeInstanceOf(ForbiddenError);
+    expect(
+      await rejected(
+        saveRule(reviewer, {
+          ruleId: "LIVE",
+          definition: draft({ id: "LIVE", aggregates: undefined, condition: "true" }),
+        }),
+      ),
+    ).toBeInstanceOf(ForbiddenError);
+    expect(await rejected(changeRuleStatus(reviewer, { ruleId: "LIVE", status: "inactive" }))).toBeInstanceOf(
+      ForbiddenError,
+    );
   });
 
   it("backtests a rule version over stored history with aggregates as of each transaction", async () => {
@@ -164,7 +212,13 @@ describe("rules", () => {
     let processed = 0;
     let batches = 0;
     do {
-      const batch = await runBacktestBatch(reviewer, { ruleId: "BIG-REPEAT", from: BASE, to: BASE + 100 * HOUR, cursor, batchSize: 2 });
+      const batch = await runBacktestBatch(reviewer, {
+        ruleId: "BIG-REPEAT",
+        from: BASE,
+        to: BASE + 100 * HOUR,
+        cursor,
+        batchSize: 2,
+      });
       if (batches === 0) total = batch.total;
       batches++;
       processed += batch.processed;
@@ -178,19 +232,43 @@ describe("rules", () => {
     // h7 (2 h after BASE, within 24h of h1/h3) counts h1, h3, h7: fires; h3 sees h1+h3: fires
     expect(hits.sort()).toEqual(["h3", "h7"]);
 
-    const narrow = await runBacktestBatch(admin, { ruleId: "BIG-REPEAT", from: BASE, to: BASE + 2 * HOUR, batchSize: 100 });
+    const narrow = await runBacktestBatch(admin, {
+      ruleId: "BIG-REPEAT",
+      from: BASE,
+      to: BASE + 2 * HOUR,
+      batchSize: 100,
+    });
     expect(narrow.total).toBe(4);
     expect(narrow.hits.map((h) => [h.transactionId, h.amount])).toEqual([["h3", "2500"]]);
 
     // the earlier version (draft v1) can be backtested too
     const v1 = (await getRuleDetail(admin, { ruleId: "BIG-REPEAT" })).versions.find((v) => v.version === 1)!;
-    const old = await runBacktestBatch(admin, { ruleId: "BIG-REPEAT", versionId: v1.id, from: BASE, to: BASE + 2 * HOUR });
+    const old = await runBacktestBatch(admin, {
+      ruleId: "BIG-REPEAT",
+      versionId: v1.id,
+      from: BASE,
+      to: BASE + 2 * HOUR,
+    });
     expect(old.version).toBe(1);
   });
 
   it("lists rules with alert hit counts", async () => {
-    await saveRule(admin, { definition: draft({ id: "ANY", condition: "transaction.amount > 0", aggregates: undefined, status: "active" }) });
-    await saveRule(reviewer, { definition: draft({ id: "SHADOW", condition: "transaction.amount > 5", aggregates: undefined, status: "dry-run" }) });
+    await saveRule(admin, {
+      definition: draft({
+        id: "ANY",
+        condition: "transaction.amount > 0",
+        aggregates: undefined,
+        status: "active",
+      }),
+    });
+    await saveRule(reviewer, {
+      definition: draft({
+        id: "SHADOW",
+        condition: "transaction.amount > 5",
+        aggregates: undefined,
+        status: "dry-run",
+      }),
+    });
     await screen(a, "now-1", 10, Date.now() - 60_000, "u-9");
     await screen(a, "now-2", 1, Date.now() - 30_000, "u-9");
     const rows = await listRulesWithHits(officer);
@@ -199,7 +277,12 @@ describe("rules", () => {
     expect(any.daily).toHaveLength(7);
     expect(any.daily[6]).toBe(2);
     // dry-run hits are counted from the recorded decisions (no alerts exist for them)
-    expect(rows.find((r) => r.ruleId === "SHADOW")).toMatchObject({ hits24h: 1, hits7d: 1, hitsSource: "decisions", sampledSince: null });
+    expect(rows.find((r) => r.ruleId === "SHADOW")).toMatchObject({
+      hits24h: 1,
+      hits7d: 1,
+      hitsSource: "decisions",
+      sampledSince: null,
+    });
     expect(await prisma.alert.count({ where: { clientId: a.clientId, ruleId: "SHADOW" } })).toBe(0);
   });
 
@@ -225,7 +308,9 @@ describe("api keys", () => {
     expect(await revokeDashboardApiKey(admin, { id: created.id })).toEqual({ revoked: true });
     expect(await authenticateApiKey(created.apiKey)).toBeNull();
     expect((await listApiKeys(admin)).find((k) => k.id === created.id)!.revokedAt).not.toBeNull();
-    const audit = await prisma.auditLog.findMany({ where: { clientId: a.clientId, entityType: "api_key", entityId: created.id } });
+    const audit = await prisma.auditLog.findMany({
+      where: { clientId: a.clientId, entityType: "api_key", entityId: created.id },
+    });
     expect(audit.map((r) => r.action).sort()).toEqual(["api_key.created", "api_key.revoked"]);
   });
 
@@ -237,15 +322,28 @@ describe("api keys", () => {
 
 describe("webhooks", () => {
   it("creates with a generated secret, disables, and scopes to the client", async () => {
-    const sub = await createWebhookSubscription(admin, { url: "https://hooks.example.test/a", events: ["alert.created"] });
+    const sub = await createWebhookSubscription(admin, {
+      url: "https://hooks.example.test/a",
+      events: ["alert.created"],
+    });
     expect(sub.secret).toMatch(/^whsec_/);
-    const given = await createWebhookSubscription(admin, { url: "https://hooks.example.test/b", events: ["alert.created"], secret: "s3cret" });
+    const given = await createWebhookSubscription(admin, {
+      url: "https://hooks.example.test/b",
+      events: ["alert.created"],
+      secret: "s3cret",
+    });
     expect(given.secret).toBeNull();
 
     // business clients only get their documented events
-    const refused = await rejected(createWebhookSubscription(adminB, { url: "https://hooks.example.test/c", events: ["user.screened"] }));
+    const refused = await rejected(
+      createWebhookSubscription(adminB, { url: "https://hooks.example.test/c", events: ["user.screened"] }),
+    );
     expect((refused as ApiError).status).toBe(400);
-    expect(await rejected(createWebhookSubscription(reviewer, { url: "https://x.test", events: ["alert.created"] }))).toBeInstanceOf(ForbiddenError);
+    expect(
+      await rejected(
+        createWebhookSubscription(reviewer, { url: "https://x.test", events: ["alert.created"] }),
+      ),
+    ).toBeInstanceOf(ForbiddenError);
 
     await expectNotFound(disableWebhookSubscription(adminB, { id: sub.id }));
     expect(await disableWebhookSubscription(admin, { id: sub.id })).toEqual({ disabled: true });
@@ -256,7 +354,11 @@ describe("webhooks", () => {
   });
 
   it("redelivers a failed delivery (admin only) and lists failed ones", async () => {
-    const sub = await createWebhookSubscription(admin, { url: "https://hooks.example.test/r", events: ["alert.created"], secret: "k" });
+    const sub = await createWebhookSubscription(admin, {
+      url: "https://hooks.example.test/r",
+      events: ["alert.created"],
+      secret: "k",
+    });
     const delivery = await prisma.webhookDelivery.create({
       data: {
         clientId: a.clientId,
@@ -272,17 +374,28 @@ describe("webhooks", () => {
     });
     const failed = await listWebhookDeliveries(admin, { status: "failed", limit: 50 });
     expect(failed.deliveries.map((d) => d.id)).toContain(delivery.id);
-    expect(failed.deliveries.find((d) => d.id === delivery.id)!.attemptLog[0]).toMatchObject({ responseStatus: 500, durationMs: 12 });
+    expect(failed.deliveries.find((d) => d.id === delivery.id)!.attemptLog[0]).toMatchObject({
+      responseStatus: 500,
+      durationMs: 12,
+    });
     expect((await listWebhookDeliveries(adminB, { limit: 50 })).deliveries).toEqual([]);
 
-    expect(await rejected(redeliverDelivery(reviewer, { deliveryId: delivery.id }))).toBeInstanceOf(ForbiddenError);
+    expect(await rejected(redeliverDelivery(reviewer, { deliveryId: delivery.id }))).toBeInstanceOf(
+      ForbiddenError,
+    );
     await expectNotFound(redeliverDelivery(adminB, { deliveryId: delivery.id }));
-    expect(await redeliverDelivery(admin, { deliveryId: delivery.id })).toEqual({ id: delivery.id, status: "pending", requeued: true });
+    expect(await redeliverDelivery(admin, { deliveryId: delivery.id })).toEqual({
+      id: delivery.id,
+      status: "pending",
+      requeued: true,
+    });
     const reset = await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } });
     expect(reset).toMatchObject({ status: "pending", lastError: null });
     const queued = await prisma.outboxEvent.findMany({ where: { clientId: a.clientId } });
     expect(queued.some((o) => JSON.stringify(o.data).includes(delivery.id))).toBe(true);
-    expect(await prisma.auditLog.count({ where: { entityId: delivery.id, action: "webhook.redelivered" } })).toBe(1);
+    expect(
+      await prisma.auditLog.count({ where: { entityId: delivery.id, action: "webhook.redelivered" } }),
+    ).toBe(1);
   });
 });
 
@@ -293,7 +406,11 @@ describe("settings and team", () => {
       actions: ["ALLOW", "REVIEW", "BLOCK"],
       reportingProfile: { entityId: "E-1", entityName: "Acme", indicatorCodes: ["I1"] },
     });
-    expect(view).toMatchObject({ features: ["reporting"], actions: ["ALLOW", "REVIEW", "BLOCK"], reportingProfile: { entityId: "E-1" } });
+    expect(view).toMatchObject({
+      features: ["reporting"],
+      actions: ["ALLOW", "REVIEW", "BLOCK"],
+      reportingProfile: { entityId: "E-1" },
+    });
     expect((await getClientSettings(adminB)).features).toEqual([]);
     expect(await rejected(updateClientSettings(reviewer, { features: [] }))).toBeInstanceOf(ForbiddenError);
     // the editor now refuses a disabled action
@@ -302,12 +419,22 @@ describe("settings and team", () => {
   });
 
   it("creates and disables dashboard users within the client", async () => {
-    const { userId } = await createTeamMember(admin, { email: "new@a.test", role: "reviewer", password: "long-enough-1" });
+    const { userId } = await createTeamMember(admin, {
+      email: "new@a.test",
+      role: "reviewer",
+      password: "long-enough-1",
+    });
     expect((await listTeam(admin)).map((m) => m.email)).toContain("new@a.test");
     expect((await listTeam(adminB)).map((m) => m.email)).not.toContain("new@a.test");
-    expect(await rejected(createTeamMember(reviewer, { email: "x@a.test", role: "admin", password: "long-enough-1" }))).toBeInstanceOf(ForbiddenError);
+    expect(
+      await rejected(
+        createTeamMember(reviewer, { email: "x@a.test", role: "admin", password: "long-enough-1" }),
+      ),
+    ).toBeInstanceOf(ForbiddenError);
     await expectNotFound(disableTeamMember(adminB, { id: userId }));
     expect(await disableTeamMember(admin, { id: userId })).toEqual({ disabled: true });
-    expect((await prisma.dashboardUser.findUniqueOrThrow({ where: { id: userId } })).disabledAt).not.toBeNull();
+    expect(
+      (await prisma.dashboardUser.findUniqueOrThrow({ where: { id: userId } })).disabledAt,
+    ).not.toBeNull();
   });
 });

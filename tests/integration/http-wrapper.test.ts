@@ -79,7 +79,11 @@ describe("the /v1 wrapper", () => {
     it("names nested and array paths", async () => {
       const res = await call(echo, {
         apiKey: await extraKey(clientId),
-        body: { amount: 1, id: "x", recipients: [{ bank: { accountNumber: "1" } }, { bank: { accountNumber: 7 } }] },
+        body: {
+          amount: 1,
+          id: "x",
+          recipients: [{ bank: { accountNumber: "1" } }, { bank: { accountNumber: 7 } }],
+        },
       });
       expect(res.status).toBe(400);
       expect(res.body.error.details).toEqual(["/recipients/1/bank/accountNumber: Expected string"]);
@@ -99,7 +103,10 @@ describe("the /v1 wrapper", () => {
     });
 
     it("ignores unknown fields", async () => {
-      const res = await call(echo, { apiKey: await extraKey(clientId), body: { amount: 1, id: "a", extra: true } });
+      const res = await call(echo, {
+        apiKey: await extraKey(clientId),
+        body: { amount: 1, id: "a", extra: true },
+      });
       expect(res.status).toBe(200);
       expect(res.body.body).toEqual({ amount: 1, id: "a" });
     });
@@ -135,7 +142,9 @@ describe("the /v1 wrapper", () => {
   it("maps thrown ApiErrors to their status", async () => {
     const route = methods({
       GET: withClient(async () => {
-        throw new ApiError(404, "NOT_FOUND", "Transaction not found", ["/transactionId: Transaction not found"]);
+        throw new ApiError(404, "NOT_FOUND", "Transaction not found", [
+          "/transactionId: Transaction not found",
+        ]);
       }),
     });
     const res = await call(route.GET, { apiKey: await extraKey(clientId) });

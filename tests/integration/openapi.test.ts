@@ -17,7 +17,13 @@ function routeFiles(dir: string): string[] {
 
 function apiPath(file: string): string {
   const rel = path.relative(path.resolve("app"), path.dirname(file));
-  return "/" + rel.split(path.sep).map((seg) => seg.replace(/^\[(\w+)\]$/, "{$1}")).join("/");
+  return (
+    "/" +
+    rel
+      .split(path.sep)
+      .map((seg) => seg.replace(/^\[(\w+)\]$/, "{$1}"))
+      .join("/")
+  );
 }
 
 describe("OpenAPI document", () => {
@@ -39,11 +45,14 @@ describe("OpenAPI document", () => {
       const mod = (await import(file)) as Record<string, unknown>;
       for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
         const fn = mod[method] as ((...args: never[]) => unknown) & { methodNotAllowed?: boolean };
-        if (typeof fn === "function" && fn.methodNotAllowed !== true) implemented.push(`${method.toLowerCase()} ${route}`);
+        if (typeof fn === "function" && fn.methodNotAllowed !== true)
+          implemented.push(`${method.toLowerCase()} ${route}`);
       }
     }
     expect(implemented.length).toBeGreaterThan(0);
-    const documented = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`));
+    const documented = Object.entries(doc.paths).flatMap(([p, ops]) =>
+      Object.keys(ops).map((m) => `${m} ${p}`),
+    );
     expect(documented.sort()).toEqual(expect.arrayContaining(implemented.sort()));
     // nothing documented that does not exist
     expect(implemented.sort()).toEqual(expect.arrayContaining(documented.sort()));

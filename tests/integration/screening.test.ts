@@ -35,16 +35,27 @@ async function subscribe(clientId: string, events: string[]) {
   });
 }
 
-const deliveries = (clientId: string, eventType: string) => prisma.webhookDelivery.findMany({ where: { clientId, eventType } });
+const deliveries = (clientId: string, eventType: string) =>
+  prisma.webhookDelivery.findMany({ where: { clientId, eventType } });
 
 describe("transaction screening outcomes", () => {
   it("answers n/a / ALLOW with no active transaction rule, and stores the decision", async () => {
     const { apiKey, clientId } = await createTestClient();
-    await importRules({ clientId, rules: [rule("DRAFT", { status: "draft" }), rule("U1", { subject: "user", condition: "true" })] });
+    await importRules({
+      clientId,
+      rules: [rule("DRAFT", { status: "draft" }), rule("U1", { subject: "user", condition: "true" })],
+    });
     const id = uid("t");
     const res = await call(transactionRoute.POST, {
       apiKey,
-      body: { id, userId: "u1", status: "APPROVED", currencyCode: "USD", amount: 5000, timestamp: Date.now() - 1000 },
+      body: {
+        id,
+        userId: "u1",
+        status: "APPROVED",
+        currencyCode: "USD",
+        amount: 5000,
+        timestamp: Date.now() - 1000,
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -67,7 +78,14 @@ describe("transaction screening outcomes", () => {
     await importRules({ clientId, rules: [rule("BIG")] });
     const res = await call(transactionRoute.POST, {
       apiKey,
-      body: { id: uid("t"), userId: "u1", status: "PENDING", currencyCode: "USD", amount: 10, timestamp: Date.now() - 1000 },
+      body: {
+        id: uid("t"),
+        userId: "u1",
+        status: "PENDING",
+        currencyCode: "USD",
+        amount: 10,
+        timestamp: Date.now() - 1000,
+      },
     });
     expect(res.body).toMatchObject({ riskLevel: "low", recommendedAction: "ALLOW", triggered: [] });
   });
@@ -90,12 +108,23 @@ describe("transaction screening outcomes", () => {
     const id = uid("t");
     const res = await call(transactionRoute.POST, {
       apiKey,
-      body: { id, userId: "u1", status: "PENDING", currencyCode: "USD", amount: 5000, timestamp: Date.now() - 1000 },
+      body: {
+        id,
+        userId: "u1",
+        status: "PENDING",
+        currencyCode: "USD",
+        amount: 5000,
+        timestamp: Date.now() - 1000,
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body.riskLevel).toBe("high");
     expect(res.body.recommendedAction).toBe("STEP_UP_ID");
-    expect(res.body.triggered.map((t: { id: string }) => t.id).sort()).toEqual(["HIGH-REVIEW", "HIGH-STEPUP", "MED"]);
+    expect(res.body.triggered.map((t: { id: string }) => t.id).sort()).toEqual([
+      "HIGH-REVIEW",
+      "HIGH-STEPUP",
+      "MED",
+    ]);
     expect(res.body.triggered[0]).toEqual({
       id: expect.any(String),
       name: expect.any(String),
@@ -110,13 +139,21 @@ describe("transaction screening outcomes", () => {
     const screened = await deliveries(clientId, "transaction.screened");
     expect(screened).toHaveLength(1);
     const envelope = JSON.parse(screened[0]!.body);
-    expect(envelope).toMatchObject({ event: "transaction.screened", payload: { id, riskLevel: "high", recommendedAction: "STEP_UP_ID" } });
+    expect(envelope).toMatchObject({
+      event: "transaction.screened",
+      payload: { id, riskLevel: "high", recommendedAction: "STEP_UP_ID" },
+    });
     expect(JSON.stringify(envelope)).not.toMatch(/DRY|MUTE/);
 
     const stored = await prisma.transaction.findUniqueOrThrow({ where: { clientId_id: { clientId, id } } });
     const decision = await prisma.decision.findUniqueOrThrow({ where: { id: stored.decisionId! } });
     const evaluated = decision.evaluated as { ruleId: string; status: string; triggered: boolean }[];
-    expect(evaluated.filter((e) => e.triggered).map((e) => e.ruleId).sort()).toEqual(["DRY", "HIGH-REVIEW", "HIGH-STEPUP", "MED", "MUTE"]);
+    expect(
+      evaluated
+        .filter((e) => e.triggered)
+        .map((e) => e.ruleId)
+        .sort(),
+    ).toEqual(["DRY", "HIGH-REVIEW", "HIGH-STEPUP", "MED", "MUTE"]);
     expect(evaluated.map((e) => e.ruleId)).not.toContain("OFF");
     expect(evaluated.map((e) => e.ruleId)).not.toContain("ARCH");
   });
@@ -125,7 +162,14 @@ describe("transaction screening outcomes", () => {
     const { apiKey, clientId } = await createTestClient();
     await subscribe(clientId, ["transaction.screened", "alert.created"]);
     await importRules({ clientId, rules: [rule("BIG")] });
-    const body = { id: uid("t"), userId: "u1", status: "PENDING", currencyCode: "USD", amount: 5000, timestamp: Date.now() - 1000 };
+    const body = {
+      id: uid("t"),
+      userId: "u1",
+      status: "PENDING",
+      currencyCode: "USD",
+      amount: 5000,
+      timestamp: Date.now() - 1000,
+    };
     const first = await call(transactionRoute.POST, { apiKey, body });
     const again = await call(transactionRoute.POST, { apiKey, body: { ...body, unknownField: "ignored" } });
     expect(again.body).toEqual(first.body);
@@ -151,7 +195,13 @@ describe("transaction screening outcomes", () => {
         rule("VELOCITY", {
           condition: "transaction.direction == 'payout' && aggregates.payouts24h > 3",
           aggregates: {
-            payouts24h: { function: "count", over: "transaction", groupBy: "userId", window: "24h", where: "transaction.direction == 'payout'" },
+            payouts24h: {
+              function: "count",
+              over: "transaction",
+              groupBy: "userId",
+              window: "24h",
+              where: "transaction.direction == 'payout'",
+            },
           },
         }),
       ],
@@ -167,22 +217,42 @@ describe("transaction screening outcomes", () => {
       timestamp: at,
     });
     const levels: string[] = [];
-    for (let i = 0; i < 3; i++) levels.push((await call(transactionRoute.POST, { apiKey, body: payout(i, base + i * 60_000) })).body.riskLevel);
+    for (let i = 0; i < 3; i++)
+      levels.push(
+        (await call(transactionRoute.POST, { apiKey, body: payout(i, base + i * 60_000) })).body.riskLevel,
+      );
     // a resubmission of the third must not count twice
-    levels.push((await call(transactionRoute.POST, { apiKey, body: payout(2, base + 2 * 60_000) })).body.riskLevel);
+    levels.push(
+      (await call(transactionRoute.POST, { apiKey, body: payout(2, base + 2 * 60_000) })).body.riskLevel,
+    );
     // a payin does not count
-    await call(transactionRoute.POST, { apiKey, body: { ...payout(99, base + 3 * 60_000), direction: "payin" } });
+    await call(transactionRoute.POST, {
+      apiKey,
+      body: { ...payout(99, base + 3 * 60_000), direction: "payin" },
+    });
     expect(levels).toEqual(["low", "low", "low", "low"]);
     const fourth = await call(transactionRoute.POST, { apiKey, body: payout(3, base + 4 * 60_000) });
     expect(fourth.body.riskLevel).toBe("high");
     expect(fourth.body.triggered.map((t: { id: string }) => t.id)).toEqual(["VELOCITY"]);
-    const later = await call(transactionRoute.POST, { apiKey, body: payout(4, base + 4 * 60_000 + 25 * HOUR) });
+    const later = await call(transactionRoute.POST, {
+      apiKey,
+      body: payout(4, base + 4 * 60_000 + 25 * HOUR),
+    });
     expect(later.body.riskLevel).toBe("low");
   });
 
   it("stores an inline user and merchant and exposes the stored user to rules", async () => {
     const { apiKey, clientId } = await createTestClient();
-    await importRules({ clientId, rules: [rule("BLOCKED-USER", { condition: "has(user.status) && user.status == 'blocked'", riskLevel: "very_high", recommendedAction: "BLOCK" })] });
+    await importRules({
+      clientId,
+      rules: [
+        rule("BLOCKED-USER", {
+          condition: "has(user.status) && user.status == 'blocked'",
+          riskLevel: "very_high",
+          recommendedAction: "BLOCK",
+        }),
+      ],
+    });
     const user = { id: uid("u"), timestamp: Date.now() - 10_000, firstName: "Ana", status: "BLOCKED" };
     const res = await call(transactionRoute.POST, {
       apiKey,
@@ -197,45 +267,95 @@ describe("transaction screening outcomes", () => {
       },
     });
     expect(res.body).toMatchObject({ riskLevel: "very_high", recommendedAction: "BLOCK" });
-    expect(await prisma.user.findUnique({ where: { clientId_id: { clientId, id: user.id } } })).toMatchObject({ status: "blocked", firstName: "Ana" });
-    expect(await prisma.merchant.findUnique({ where: { clientId_id: { clientId, id: "m-1" } } })).toMatchObject({ name: "Shop" });
+    expect(await prisma.user.findUnique({ where: { clientId_id: { clientId, id: user.id } } })).toMatchObject(
+      { status: "blocked", firstName: "Ana" },
+    );
+    expect(
+      await prisma.merchant.findUnique({ where: { clientId_id: { clientId, id: "m-1" } } }),
+    ).toMatchObject({ name: "Shop" });
   });
 
   it("updates status with history and re-screens with monitoring", async () => {
     const plain = await createTestClient();
-    const body = { id: uid("t"), userId: "u1", status: "PENDING", currencyCode: "USD", amount: 5, timestamp: Date.now() - 1000 };
+    const body = {
+      id: uid("t"),
+      userId: "u1",
+      status: "PENDING",
+      currencyCode: "USD",
+      amount: 5,
+      timestamp: Date.now() - 1000,
+    };
     await call(transactionRoute.POST, { apiKey: plain.apiKey, body });
-    const upd = await call(updateRoute.POST, { apiKey: plain.apiKey, body: { transactionId: body.id, status: "DECLINED", reason: "R01", isFraudulent: true } });
+    const upd = await call(updateRoute.POST, {
+      apiKey: plain.apiKey,
+      body: { transactionId: body.id, status: "DECLINED", reason: "R01", isFraudulent: true },
+    });
     expect(upd.status).toBe(200);
     expect(upd.body).toEqual({ status: "Success" });
-    const row = await prisma.transaction.findUniqueOrThrow({ where: { clientId_id: { clientId: plain.clientId, id: body.id } } });
+    const row = await prisma.transaction.findUniqueOrThrow({
+      where: { clientId_id: { clientId: plain.clientId, id: body.id } },
+    });
     expect(row).toMatchObject({ status: "DECLINED", isFraud: true });
-    expect(await prisma.transactionUpdate.count({ where: { clientId: plain.clientId, transactionId: body.id } })).toBe(2);
+    expect(
+      await prisma.transactionUpdate.count({ where: { clientId: plain.clientId, transactionId: body.id } }),
+    ).toBe(2);
 
     const monitored = await createTestClient({ features: ["transactionUpdateMonitoring"] });
-    await importRules({ clientId: monitored.clientId, rules: [rule("CARD", { condition: "has(transaction.card) && transaction.card.binCountry == 'KP'" })] });
+    await importRules({
+      clientId: monitored.clientId,
+      rules: [rule("CARD", { condition: "has(transaction.card) && transaction.card.binCountry == 'KP'" })],
+    });
     await call(transactionRoute.POST, { apiKey: monitored.apiKey, body });
     const rescreened = await call(updateRoute.POST, {
       apiKey: monitored.apiKey,
-      body: { transactionId: body.id, transaction: { paymentMethod: "card", card: { binCountry: "KP", cardFingerprint: "fp" } } },
+      body: {
+        transactionId: body.id,
+        transaction: { paymentMethod: "card", card: { binCountry: "KP", cardFingerprint: "fp" } },
+      },
     });
     expect(rescreened.status).toBe(200);
-    expect(rescreened.body).toMatchObject({ id: body.id, riskLevel: "high", recommendedAction: "REVIEW", triggered: [expect.objectContaining({ id: "CARD" })] });
-    const again = await call(updateRoute.POST, { apiKey: monitored.apiKey, body: { transactionId: body.id, status: "APPROVED" } });
+    expect(rescreened.body).toMatchObject({
+      id: body.id,
+      riskLevel: "high",
+      recommendedAction: "REVIEW",
+      triggered: [expect.objectContaining({ id: "CARD" })],
+    });
+    const again = await call(updateRoute.POST, {
+      apiKey: monitored.apiKey,
+      body: { transactionId: body.id, status: "APPROVED" },
+    });
     expect(again.body.riskLevel).toBe("high");
-    expect(await prisma.alert.count({ where: { clientId: monitored.clientId, transactionId: body.id } })).toBe(1);
+    expect(
+      await prisma.alert.count({ where: { clientId: monitored.clientId, transactionId: body.id } }),
+    ).toBe(1);
   });
 
   it("isolates clients: another client's transaction is 404", async () => {
     const a = await createTestClient();
     const b = await createTestClient();
-    const body = { id: uid("t"), userId: "u1", status: "PENDING", currencyCode: "USD", amount: 5, timestamp: Date.now() - 1000 };
+    const body = {
+      id: uid("t"),
+      userId: "u1",
+      status: "PENDING",
+      currencyCode: "USD",
+      amount: 5,
+      timestamp: Date.now() - 1000,
+    };
     await call(transactionRoute.POST, { apiKey: a.apiKey, body });
-    expect((await call(transactionByIdRoute.GET, { apiKey: b.apiKey, params: { id: body.id } })).status).toBe(404);
+    expect((await call(transactionByIdRoute.GET, { apiKey: b.apiKey, params: { id: body.id } })).status).toBe(
+      404,
+    );
     const missing = await call(transactionByIdRoute.GET, { apiKey: a.apiKey, params: { id: "nope" } });
     expect(missing.status).toBe(404);
     expect(missing.body.error.details).toEqual(["/id: Transaction not found"]);
-    expect((await call(updateRoute.POST, { apiKey: b.apiKey, body: { transactionId: body.id, status: "DECLINED" } })).status).toBe(404);
+    expect(
+      (
+        await call(updateRoute.POST, {
+          apiKey: b.apiKey,
+          body: { transactionId: body.id, status: "DECLINED" },
+        })
+      ).status,
+    ).toBe(404);
   });
 });
 
@@ -243,21 +363,45 @@ describe("other screenings", () => {
   let consumer: { apiKey: string; clientId: string };
   let business: { apiKey: string; clientId: string };
   beforeAll(async () => {
-    consumer = await createTestClient({ type: "consumer", features: ["merchantRiskAssessment", "eventRules", "paymentInstrumentRules", "walletVerification"] });
+    consumer = await createTestClient({
+      type: "consumer",
+      features: ["merchantRiskAssessment", "eventRules", "paymentInstrumentRules", "walletVerification"],
+    });
     business = await createTestClient({ type: "business", features: ["merchantRiskAssessment"] });
   });
 
   it("onboards a user with user rules and emits user.screened", async () => {
     await subscribe(consumer.clientId, ["user.screened"]);
-    await importRules({ clientId: consumer.clientId, rules: [rule("NO-DOB", { subject: "user", condition: "!has(user.dateOfBirth)", riskLevel: "medium", recommendedAction: "STEP_UP_KYC" })] });
+    await importRules({
+      clientId: consumer.clientId,
+      rules: [
+        rule("NO-DOB", {
+          subject: "user",
+          condition: "!has(user.dateOfBirth)",
+          riskLevel: "medium",
+          recommendedAction: "STEP_UP_KYC",
+        }),
+      ],
+    });
     const id = uid("u");
-    const res = await call(onboardRoute.POST, { apiKey: consumer.apiKey, body: { id, timestamp: Date.now() - 1000, firstName: "Li" } });
+    const res = await call(onboardRoute.POST, {
+      apiKey: consumer.apiKey,
+      body: { id, timestamp: Date.now() - 1000, firstName: "Li" },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       id,
       riskLevel: "medium",
       recommendedAction: "STEP_UP_KYC",
-      triggered: [{ id: "NO-DOB", name: "Rule NO-DOB", level: "medium", reason: "reason NO-DOB", recommendedAction: "STEP_UP_KYC" }],
+      triggered: [
+        {
+          id: "NO-DOB",
+          name: "Rule NO-DOB",
+          level: "medium",
+          reason: "reason NO-DOB",
+          recommendedAction: "STEP_UP_KYC",
+        },
+      ],
       timestamp: expect.any(Number),
     });
     const d = await deliveries(consumer.clientId, "user.screened");
@@ -291,29 +435,83 @@ describe("other screenings", () => {
 
   it("links instruments: low/ALLOW without instrument rules, wallet verification, GET with empty triggered", async () => {
     const off = await createTestClient();
-    const body = { status: "linked", paymentInstrument: { id: uid("pi"), userId: "u1", method: "card", card: { fingerprint: "fp1" } } };
+    const body = {
+      status: "linked",
+      paymentInstrument: { id: uid("pi"), userId: "u1", method: "card", card: { fingerprint: "fp1" } },
+    };
     const res = await call(instrumentRoute.PUT, { apiKey: off.apiKey, body, method: "PUT" });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: body.paymentInstrument.id, riskLevel: "low", recommendedAction: "ALLOW", triggered: [], timestamp: expect.any(Number) });
+    expect(res.body).toEqual({
+      id: body.paymentInstrument.id,
+      riskLevel: "low",
+      recommendedAction: "ALLOW",
+      triggered: [],
+      timestamp: expect.any(Number),
+    });
 
     const userId = uid("u");
-    await call(onboardRoute.POST, { apiKey: consumer.apiKey, body: { id: userId, timestamp: Date.now() - 1000, taxNumberId: "123", phone: { phone: "+4470000" } } });
-    await importRules({ clientId: consumer.clientId, rules: [rule("UNLINK", { subject: "paymentInstrument", condition: "paymentInstrument.status == 'unlinked'", riskLevel: "medium_low", recommendedAction: "FLAG_FOR_MONITORING" })] });
-    const wallet = { status: "unlinked", paymentInstrument: { id: uid("w"), userId, method: "wallet", wallet: { taxNumberId: "123", phone: "+4499999" } } };
-    const screened = await call(instrumentRoute.PUT, { apiKey: consumer.apiKey, body: wallet, method: "PUT" });
+    await call(onboardRoute.POST, {
+      apiKey: consumer.apiKey,
+      body: { id: userId, timestamp: Date.now() - 1000, taxNumberId: "123", phone: { phone: "+4470000" } },
+    });
+    await importRules({
+      clientId: consumer.clientId,
+      rules: [
+        rule("UNLINK", {
+          subject: "paymentInstrument",
+          condition: "paymentInstrument.status == 'unlinked'",
+          riskLevel: "medium_low",
+          recommendedAction: "FLAG_FOR_MONITORING",
+        }),
+      ],
+    });
+    const wallet = {
+      status: "unlinked",
+      paymentInstrument: {
+        id: uid("w"),
+        userId,
+        method: "wallet",
+        wallet: { taxNumberId: "123", phone: "+4499999" },
+      },
+    };
+    const screened = await call(instrumentRoute.PUT, {
+      apiKey: consumer.apiKey,
+      body: wallet,
+      method: "PUT",
+    });
     expect(screened.body).toMatchObject({
       riskLevel: "medium_low",
       recommendedAction: "FLAG_FOR_MONITORING",
       walletVerification: { status: "mismatch", checks: { taxNumberId: "match", phone: "mismatch" } },
     });
-    const read = await call(instrumentByIdRoute.GET, { apiKey: consumer.apiKey, params: { id: wallet.paymentInstrument.id } });
-    expect(read.body).toMatchObject({ riskLevel: "medium_low", triggered: [], walletVerification: { status: "mismatch" } });
-    expect((await call(instrumentByIdRoute.GET, { apiKey: off.apiKey, params: { id: wallet.paymentInstrument.id } })).status).toBe(404);
+    const read = await call(instrumentByIdRoute.GET, {
+      apiKey: consumer.apiKey,
+      params: { id: wallet.paymentInstrument.id },
+    });
+    expect(read.body).toMatchObject({
+      riskLevel: "medium_low",
+      triggered: [],
+      walletVerification: { status: "mismatch" },
+    });
+    expect(
+      (
+        await call(instrumentByIdRoute.GET, {
+          apiKey: off.apiKey,
+          params: { id: wallet.paymentInstrument.id },
+        })
+      ).status,
+    ).toBe(404);
     const missing = await call(instrumentRoute.GET, { apiKey: off.apiKey });
     expect(missing.status).toBe(400);
-    const bad = await call(instrumentRoute.PUT, { apiKey: off.apiKey, method: "PUT", body: { status: "gone", paymentInstrument: { id: "x" } } });
+    const bad = await call(instrumentRoute.PUT, {
+      apiKey: off.apiKey,
+      method: "PUT",
+      body: { status: "gone", paymentInstrument: { id: "x" } },
+    });
     expect(bad.status).toBe(400);
-    expect(bad.body.error.details).toEqual(expect.arrayContaining([expect.stringMatching(/^\/status: /), "/paymentInstrument/userId: Required"]));
+    expect(bad.body.error.details).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^\/status: /), "/paymentInstrument/userId: Required"]),
+    );
   });
 
   it("stores events with lowercased type and method; screens them with event rules", async () => {
@@ -321,7 +519,9 @@ describe("other screenings", () => {
     const body = { id: uid("e"), type: "LOGIN_Failed", method: "WEB", userId: "u1" };
     const stored = await call(eventRoute.POST, { apiKey: off.apiKey, body });
     expect(stored.body).toEqual({ id: body.id, status: "success" });
-    expect(await prisma.event.findUnique({ where: { clientId_id: { clientId: off.clientId, id: body.id } } })).toMatchObject({ type: "login_failed", method: "web" });
+    expect(
+      await prisma.event.findUnique({ where: { clientId_id: { clientId: off.clientId, id: body.id } } }),
+    ).toMatchObject({ type: "login_failed", method: "web" });
 
     await importRules({
       clientId: consumer.clientId,
@@ -329,13 +529,28 @@ describe("other screenings", () => {
         rule("FAILED-LOGINS", {
           subject: "event",
           condition: "event.type == 'login_failed' && aggregates.fails > 2",
-          aggregates: { fails: { function: "count", over: "event", groupBy: "userId", window: "1h", where: "event.type == 'login_failed'" } },
+          aggregates: {
+            fails: {
+              function: "count",
+              over: "event",
+              groupBy: "userId",
+              window: "1h",
+              where: "event.type == 'login_failed'",
+            },
+          },
         }),
       ],
     });
     const levels: string[] = [];
     for (let i = 0; i < 3; i++)
-      levels.push((await call(eventRoute.POST, { apiKey: consumer.apiKey, body: { id: uid("e"), type: "LOGIN_FAILED", userId: "u-ev" } })).body.riskLevel);
+      levels.push(
+        (
+          await call(eventRoute.POST, {
+            apiKey: consumer.apiKey,
+            body: { id: uid("e"), type: "LOGIN_FAILED", userId: "u-ev" },
+          })
+        ).body.riskLevel,
+      );
     expect(levels).toEqual(["low", "low", "high"]);
   });
 
@@ -343,7 +558,10 @@ describe("other screenings", () => {
     for (const [body, detail] of [
       [{ id: "e1", type: "x" }, "/: Expected union value"],
       [{ id: "e1", type: "x", userId: "u", user: { id: "u", timestamp: Date.now() - 1 } }, /^\/user: /],
-      [{ id: "e1", type: "x", merchantId: "m", merchant: { id: "m", name: "n", timestamp: Date.now() - 1 } }, /^\/merchant: /],
+      [
+        { id: "e1", type: "x", merchantId: "m", merchant: { id: "m", name: "n", timestamp: Date.now() - 1 } },
+        /^\/merchant: /,
+      ],
       [{ id: "e1", type: "x", userId: "u", timestamp: 1.5 }, /^\/timestamp: /],
       [{ id: "e1", type: "x", userId: "u", timestamp: Date.now() + 86_400_000 }, /^\/timestamp: /],
       [{ id: "e1", type: "", userId: "u" }, /^\/type: /],
@@ -352,7 +570,9 @@ describe("other screenings", () => {
       const res = await call(eventRoute.POST, { apiKey: consumer.apiKey, body });
       expect(res.status).toBe(400);
       const details: string[] = res.body.error.details;
-      expect(typeof detail === "string" ? details.includes(detail) : details.some((d) => detail.test(d))).toBe(true);
+      expect(
+        typeof detail === "string" ? details.includes(detail) : details.some((d) => detail.test(d)),
+      ).toBe(true);
     }
     expect(await prisma.event.count({ where: { id: "e1" } })).toBe(0);
   });

@@ -8,7 +8,15 @@ const now = () => Date.now();
 const DAY = 24 * 60 * 60 * 1000;
 
 function tx(overrides: Record<string, unknown> = {}) {
-  return { id: `t-${Math.random().toString(36).slice(2)}`, userId: "u-1", status: "APPROVED", currencyCode: "USD", amount: 10, timestamp: now() - 1000, ...overrides };
+  return {
+    id: `t-${Math.random().toString(36).slice(2)}`,
+    userId: "u-1",
+    status: "APPROVED",
+    currencyCode: "USD",
+    amount: 10,
+    timestamp: now() - 1000,
+    ...overrides,
+  };
 }
 
 describe("POST /v1/transaction validation", () => {
@@ -45,18 +53,46 @@ describe("POST /v1/transaction validation", () => {
     ["missing currencyCode", { currencyCode: undefined }, "/currencyCode: Required"],
     ["missing amount", { amount: undefined }, "/amount: Required"],
     ["missing timestamp", { timestamp: undefined }, "/timestamp: Required"],
-    ["timestamp in the future", { timestamp: now() + DAY }, "/timestamp: Timestamp must not be in the future"],
-    ["timestamp older than a year", { timestamp: now() - 366 * DAY }, "/timestamp: Timestamp must not be older than 365 days"],
+    [
+      "timestamp in the future",
+      { timestamp: now() + DAY },
+      "/timestamp: Timestamp must not be in the future",
+    ],
+    [
+      "timestamp older than a year",
+      { timestamp: now() - 366 * DAY },
+      "/timestamp: Timestamp must not be older than 365 days",
+    ],
     ["neither userId nor user", { userId: undefined }, /^\/userId: /],
     ["both userId and user", { user: { id: "u-1", timestamp: now() - 1000 } }, /^\/user: /],
     ["userDeviceId with userDevice", { userDeviceId: "d1", userDevice: { id: "d1" } }, /^\/userDevice: /],
-    ["merchantId with merchant", { merchantId: "m1", merchant: { id: "m1", name: "M", timestamp: now() - 1000 } }, /^\/merchant: /],
+    [
+      "merchantId with merchant",
+      { merchantId: "m1", merchant: { id: "m1", name: "M", timestamp: now() - 1000 } },
+      /^\/merchant: /,
+    ],
     ["recipient with recipients", { recipient: { id: "r1" }, recipients: [{ id: "r2" }] }, /^\/recipients: /],
     ["paymentMethod without its object", { paymentMethod: "card" }, /^\/card: /],
-    ["recipient paymentMethod without its object", { recipient: { id: "r", paymentMethod: "bank" } }, /^\/recipient\/bank: /],
-    ["recipients[1] paymentMethod without its object", { recipients: [{ id: "a" }, { id: "b", paymentMethod: "wallet" }] }, /^\/recipients\/1\/wallet: /],
-    ["partial billing address", { billingAddress: { country: "US" } }, "/billingAddress/postalCode: Required"],
-    ["partial user address", { userId: undefined, user: { id: "u9", timestamp: now() - 1000, address: { postalCode: "1" } } }, "/user/address/country: Required"],
+    [
+      "recipient paymentMethod without its object",
+      { recipient: { id: "r", paymentMethod: "bank" } },
+      /^\/recipient\/bank: /,
+    ],
+    [
+      "recipients[1] paymentMethod without its object",
+      { recipients: [{ id: "a" }, { id: "b", paymentMethod: "wallet" }] },
+      /^\/recipients\/1\/wallet: /,
+    ],
+    [
+      "partial billing address",
+      { billingAddress: { country: "US" } },
+      "/billingAddress/postalCode: Required",
+    ],
+    [
+      "partial user address",
+      { userId: undefined, user: { id: "u9", timestamp: now() - 1000, address: { postalCode: "1" } } },
+      "/user/address/country: Required",
+    ],
     ["card expiryMonth 13", { paymentMethod: "card", card: { expiryMonth: "13" } }, /^\/card\/expiryMonth: /],
     ["wrong direction", { direction: "sideways" }, /^\/direction: /],
     ["unknown paymentMethod", { paymentMethod: "gold" }, /^\/paymentMethod: /],
@@ -80,8 +116,16 @@ describe("POST /v1/transaction/update validation", () => {
   it.each([
     ["missing transactionId", {}, "/transactionId: Required"],
     ["empty method object", { transactionId: "x", transaction: { bank: {} } }, /^\/transaction\/bank: /],
-    ["paymentMethod without its object", { transactionId: "x", transaction: { paymentMethod: "card" } }, /^\/transaction\/card: /],
-    ["feedback without id", { transactionId: "x", feedback: { status: "APPROVED" } }, "/feedback/id: Required"],
+    [
+      "paymentMethod without its object",
+      { transactionId: "x", transaction: { paymentMethod: "card" } },
+      /^\/transaction\/card: /,
+    ],
+    [
+      "feedback without id",
+      { transactionId: "x", feedback: { status: "APPROVED" } },
+      "/feedback/id: Required",
+    ],
     ["unknown status", { transactionId: "x", status: "MAYBE" }, /^\/status: /],
   ])("rejects %s", async (_name, body, detail) => {
     const res = await call(updateRoute.POST, { apiKey, body });

@@ -6,4 +6,6 @@ import { getClientSettings, updateClientSettings } from "@/lib/admin/settings";
 
 export const GET = dashboardRoute(ADMIN_ONLY, async ({ user }) => getClientSettings(user));
 
-export const PUT = dashboardRoute(ADMIN_ONLY, async ({ user, body }) => updateClientSettings(user, await body(ZUpdateSettings)));
+export const PUT = dashboardRoute(ADMIN_ONLY, async ({ user, body }) =>
+  updateClientSettings(user, await body(ZUpdateSettings)),
+);

@@ -6,4 +6,6 @@ import { createTeamMember, listTeam } from "@/lib/admin/team";
 
 export const GET = dashboardRoute(ADMIN_ONLY, async ({ user }) => ({ members: await listTeam(user) }));
 
-export const POST = dashboardRoute(ADMIN_ONLY, async ({ user, body }) => createTeamMember(user, await body(ZCreateTeamMember)));
+export const POST = dashboardRoute(ADMIN_ONLY, async ({ user, body }) =>
+  createTeamMember(user, await body(ZCreateTeamMember)),
+);

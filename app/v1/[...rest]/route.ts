@@ -5,4 +5,10 @@ function notFoundRoute(): Promise<Response> {
   return Promise.resolve(errorResponse(new ApiError(404, "NOT_FOUND", "Route not found")));
 }
 
-export { notFoundRoute as GET, notFoundRoute as POST, notFoundRoute as PUT, notFoundRoute as PATCH, notFoundRoute as DELETE };
+export {
+  notFoundRoute as GET,
+  notFoundRoute as POST,
+  notFoundRoute as PUT,
+  notFoundRoute as PATCH,
+  notFoundRoute as DELETE,
+};

@@ -8,7 +8,10 @@ export default async function ApiKeysPage() {
   await requirePageRole(["admin"]);
   return (
     <div className="max-w-5xl">
-      <PageHeader title="API keys" subtitle="Keys authenticate calls to /v1. A key is shown once, when created." />
+      <PageHeader
+        title="API keys"
+        subtitle="Keys authenticate calls to /v1. A key is shown once, when created."
+      />
       <ApiKeysScreen />
     </div>
   );

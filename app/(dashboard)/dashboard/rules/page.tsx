@@ -18,7 +18,10 @@ export default async function RulesPage() {
         subtitle="Hits per day over the last 7 days: alerts opened by active rules; triggered evaluations of dry-run and muted rules."
         actions={
           canWrite && (
-            <Link href="/dashboard/rules/new" className="rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700">
+            <Link
+              href="/dashboard/rules/new"
+              className="rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700"
+            >
               New rule
             </Link>
           )
@@ -31,7 +34,10 @@ export default async function RulesPage() {
         {rules.map((r) => (
           <tr key={r.ruleId} className="hover:bg-slate-50">
             <Td>
-              <Link href={`/dashboard/rules/${encodeURIComponent(r.ruleId)}`} className="font-medium text-brand-700 hover:underline">
+              <Link
+                href={`/dashboard/rules/${encodeURIComponent(r.ruleId)}`}
+                className="font-medium text-brand-700 hover:underline"
+              >
                 {r.ruleId}
               </Link>
               <div className="max-w-xs truncate text-xs text-slate-500">{r.name}</div>
@@ -46,7 +52,13 @@ export default async function RulesPage() {
             <Td className="font-mono text-xs">{r.recommendedAction}</Td>
             <Td className="tabular-nums">{r.hits24h}</Td>
             <Td className="tabular-nums">
-              {r.sampledSince ? <span title={`Counted on the newest screenings since ${formatTime(r.sampledSince)}`}>≥ {r.hits7d}</span> : r.hits7d}
+              {r.sampledSince ? (
+                <span title={`Counted on the newest screenings since ${formatTime(r.sampledSince)}`}>
+                  ≥ {r.hits7d}
+                </span>
+              ) : (
+                r.hits7d
+              )}
             </Td>
             <Td>
               <HitChart daily={r.daily} label={`Hits per day for ${r.ruleId}`} />

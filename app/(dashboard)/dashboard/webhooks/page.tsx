@@ -8,7 +8,10 @@ export default async function WebhooksPage() {
   await requirePageRole(["admin"]);
   return (
     <div className="max-w-6xl">
-      <PageHeader title="Webhooks" subtitle="Signed deliveries (X-Service-Signature); failed deliveries can be sent again." />
+      <PageHeader
+        title="Webhooks"
+        subtitle="Signed deliveries (X-Service-Signature); failed deliveries can be sent again."
+      />
       <WebhooksScreen />
     </div>
   );

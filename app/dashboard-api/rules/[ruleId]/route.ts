@@ -7,7 +7,9 @@ import { ZSaveRule } from "@/lib/admin/schemas";
 
 type P = { ruleId: string };
 
-export const GET = dashboardRoute<P>(ALL_ROLES, async ({ user, params }) => getRuleDetail(user, { ruleId: params.ruleId }));
+export const GET = dashboardRoute<P>(ALL_ROLES, async ({ user, params }) =>
+  getRuleDetail(user, { ruleId: params.ruleId }),
+);
 
 export const PUT = dashboardRoute<P>(["admin", "reviewer"], async ({ user, params, body }) => {
   const { definition } = await body(ZSaveRule);

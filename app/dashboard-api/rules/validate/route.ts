@@ -4,4 +4,6 @@ import { dashboardRoute } from "@/lib/admin/dashboard-route";
 import { ZSaveRule } from "@/lib/admin/schemas";
 import { validateRuleDraft } from "@/lib/admin/validate-rule-draft";
 
-export const POST = dashboardRoute(ALL_ROLES, async ({ user, body }) => validateRuleDraft(user, await body(ZSaveRule)));
+export const POST = dashboardRoute(ALL_ROLES, async ({ user, body }) =>
+  validateRuleDraft(user, await body(ZSaveRule)),
+);

@@ -4,4 +4,6 @@ import { dashboardRoute } from "@/lib/admin/dashboard-route";
 import { ZDeliveryQuery } from "@/lib/admin/schemas";
 import { listWebhookDeliveries } from "@/lib/admin/webhooks";
 
-export const GET = dashboardRoute(ADMIN_ONLY, async ({ user, query }) => listWebhookDeliveries(user, query(ZDeliveryQuery)));
+export const GET = dashboardRoute(ADMIN_ONLY, async ({ user, query }) =>
+  listWebhookDeliveries(user, query(ZDeliveryQuery)),
+);

@@ -4,5 +4,7 @@ import { updateTransaction } from "@/lib/screening/update-transaction";
 import { ZTransactionUpdate } from "@/lib/transactions/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  POST: withClient(async ({ client, body }) => updateTransaction({ client, body: await body(ZTransactionUpdate) })),
+  POST: withClient(async ({ client, body }) =>
+    updateTransaction({ client, body: await body(ZTransactionUpdate) }),
+  ),
 });

@@ -11,7 +11,13 @@ import { ApiError } from "@/lib/http/errors";
 
 export const dynamic = "force-dynamic";
 
-export default async function RulePage({ params, searchParams }: { params: Promise<{ ruleId: string }>; searchParams: Promise<{ saved?: string }> }) {
+export default async function RulePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ ruleId: string }>;
+  searchParams: Promise<{ saved?: string }>;
+}) {
   const user = await requirePageRole();
   const { ruleId } = await params;
   const { saved } = await searchParams;
@@ -28,18 +34,42 @@ export default async function RulePage({ params, searchParams }: { params: Promi
   const locked = !canWrite || (!canPublish && rule.status === "active");
   return (
     <div className="max-w-5xl space-y-6">
-      <PageHeader title={rule.ruleId} subtitle={`${current.definition.name} · ${rule.subject} rule · version ${rule.currentVersion}`} />
+      <PageHeader
+        title={rule.ruleId}
+        subtitle={`${current.definition.name} · ${rule.subject} rule · version ${rule.currentVersion}`}
+      />
       {saved && (
-        <p role="status" className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800" data-testid="saved-note">
+        <p
+          role="status"
+          className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800"
+          data-testid="saved-note"
+        >
           Saved as version {saved}.
         </p>
       )}
       <Card>
-        <StatusControl key={`status-${rule.currentVersion}`} ruleId={rule.ruleId} status={rule.status} canPublish={canPublish} canWrite={canWrite} />
+        <StatusControl
+          key={`status-${rule.currentVersion}`}
+          ruleId={rule.ruleId}
+          status={rule.status}
+          canPublish={canPublish}
+          canWrite={canWrite}
+        />
       </Card>
-      <RuleEditor key={current.id} mode="edit" initial={formFromDefinition(current.definition)} enabledActions={rule.enabledActions} canPublish={canPublish} locked={locked} />
+      <RuleEditor
+        key={current.id}
+        mode="edit"
+        initial={formFromDefinition(current.definition)}
+        enabledActions={rule.enabledActions}
+        canPublish={canPublish}
+        locked={locked}
+      />
       {canWrite && rule.subject === "transaction" && (
-        <BacktestPanel key={`backtest-${rule.currentVersion}`} ruleId={rule.ruleId} versions={rule.versions.map((v) => ({ id: v.id, version: v.version, status: v.definition.status }))} />
+        <BacktestPanel
+          key={`backtest-${rule.currentVersion}`}
+          ruleId={rule.ruleId}
+          versions={rule.versions.map((v) => ({ id: v.id, version: v.version, status: v.definition.status }))}
+        />
       )}
       <VersionHistory key={`history-${rule.currentVersion}`} versions={rule.versions} />
     </div>

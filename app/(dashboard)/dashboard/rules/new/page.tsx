@@ -9,12 +9,24 @@ export const dynamic = "force-dynamic";
 
 export default async function NewRulePage() {
   const user = await requirePageRole(["admin", "reviewer"]);
-  const client = await prisma.client.findUniqueOrThrow({ where: { id: user.clientId }, select: { actions: true } });
+  const client = await prisma.client.findUniqueOrThrow({
+    where: { id: user.clientId },
+    select: { actions: true },
+  });
   const actions = enabledActions(client.actions);
   return (
     <div className="max-w-4xl">
-      <PageHeader title="New rule" subtitle="The condition is checked by the rule engine as you type. New rules start as drafts." />
-      <RuleEditor mode="new" initial={emptyForm(actions.includes("REVIEW") ? "REVIEW" : (actions[0] ?? "ALLOW"))} enabledActions={actions} canPublish={user.role === "admin"} locked={false} />
+      <PageHeader
+        title="New rule"
+        subtitle="The condition is checked by the rule engine as you type. New rules start as drafts."
+      />
+      <RuleEditor
+        mode="new"
+        initial={emptyForm(actions.includes("REVIEW") ? "REVIEW" : (actions[0] ?? "ALLOW"))}
+        enabledActions={actions}
+        canPublish={user.role === "admin"}
+        locked={false}
+      />
     </div>
   );
 }
