@@ -15,6 +15,8 @@ import {
 // rejected request. FUZZ_RUNS (runs per property per route) makes longer runs.
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? "12");
+/** Per property test: longer runs get proportionally longer. */
+const FUZZ_TIMEOUT = Math.max(60_000, RUNS * 8_000);
 const DAY = 86_400_000;
 const USER = "fz-user";
 const TX = "fz-tx";
@@ -389,96 +391,115 @@ describe("hostile input on every /v1 route", () => {
       }
   });
 
-  it("survives hostile whole bodies: wrong types, arrays, deep nesting, huge, invalid JSON, empty", async () => {
-    for (const route of routes.filter(withBody))
-      for (const client of clients)
-        await fc.assert(
-          fc.asyncProperty(hostileBody, async (c) => {
-            await fire(
-              route,
-              client,
-              { params: sampleOf(route).params, body: c.body, rawBody: c.rawBody },
-              c.label,
-            );
-          }),
-          { numRuns: RUNS },
-        );
-  });
+  it(
+    "survives hostile whole bodies: wrong types, arrays, deep nesting, huge, invalid JSON, empty",
+    async () => {
+      for (const route of routes.filter(withBody))
+        for (const client of clients)
+          await fc.assert(
+            fc.asyncProperty(hostileBody, async (c) => {
+              await fire(
+                route,
+                client,
+                { params: sampleOf(route).params, body: c.body, rawBody: c.rawBody },
+                c.label,
+              );
+            }),
+            { numRuns: RUNS },
+          );
+    },
+    FUZZ_TIMEOUT,
+  );
 
-  it("survives one-field mutations of a valid body: missing, wrong type, edge numbers, timestamps, extra fields", async () => {
-    for (const route of routes.filter(withBody))
-      for (const client of clients) {
-        const sample = sampleOf(route);
-        const paths = pathsOf(sample.body?.());
-        if (paths.length === 0) continue;
-        await fc.assert(
-          fc.asyncProperty(
-            fc.constantFrom(...paths),
-            fc.constantFrom("delete", "replace", "replace", "extra"),
-            hostileValue,
-            async (path, op, value) => {
-              const body = mutate(sample.body!(), path, op as "delete" | "replace" | "extra", value);
-              await fire(route, client, { params: sample.params, body }, `${op} /${path.join("/")}`);
-            },
-          ),
-          { numRuns: RUNS * 2 },
-        );
-      }
-  });
+  it(
+    "survives one-field mutations of a valid body: missing, wrong type, edge numbers, timestamps, extra fields",
+    async () => {
+      for (const route of routes.filter(withBody))
+        for (const client of clients) {
+          const sample = sampleOf(route);
+          const paths = pathsOf(sample.body?.());
+          if (paths.length === 0) continue;
+          await fc.assert(
+            fc.asyncProperty(
+              fc.constantFrom(...paths),
+              fc.constantFrom("delete", "replace", "replace", "extra"),
+              hostileValue,
+              async (path, op, value) => {
+                const body = mutate(sample.body!(), path, op as "delete" | "replace" | "extra", value);
+                await fire(route, client, { params: sample.params, body }, `${op} /${path.join("/")}`);
+              },
+            ),
+            { numRuns: RUNS * 2 },
+          );
+        }
+    },
+    FUZZ_TIMEOUT,
+  );
 
-  it("survives hostile path parameters", async () => {
-    for (const route of routes.filter((r) => r.params.length > 0))
-      for (const client of clients) {
-        const sample = sampleOf(route);
-        await fc.assert(
-          fc.asyncProperty(fc.constantFrom(...route.params), hostileString, async (name, value) => {
-            const params = { ...sample.params, [name]: value };
-            await fire(
-              route,
-              client,
-              { params, query: sample.query, body: sample.body?.() },
-              `param ${name}`,
-            );
-          }),
-          { numRuns: RUNS },
-        );
-      }
-  });
+  it(
+    "survives hostile path parameters",
+    async () => {
+      for (const route of routes.filter((r) => r.params.length > 0))
+        for (const client of clients) {
+          const sample = sampleOf(route);
+          await fc.assert(
+            fc.asyncProperty(fc.constantFrom(...route.params), hostileString, async (name, value) => {
+              const params = { ...sample.params, [name]: value };
+              await fire(
+                route,
+                client,
+                { params, query: sample.query, body: sample.body?.() },
+                `param ${name}`,
+              );
+            }),
+            { numRuns: RUNS },
+          );
+        }
+    },
+    FUZZ_TIMEOUT,
+  );
 
-  it("survives hostile query strings", async () => {
-    const queryKey = fc.constantFrom(
-      "start",
-      "end",
-      "limit",
-      "page",
-      "include",
-      "status",
-      "reportType",
-      "userId",
-      "transactionId",
-      "reportNumber",
-      "createdFrom",
-      "createdTo",
-      "cursor",
-      "id",
-    );
-    const queryValue = fc.oneof(hostileString, edgeNumber.map(String));
-    for (const route of routes.filter((r) => r.method === "GET"))
-      for (const client of clients) {
-        const sample = sampleOf(route);
-        await fc.assert(
-          fc.asyncProperty(fc.dictionary(queryKey, queryValue, { minKeys: 1, maxKeys: 3 }), async (extra) => {
-            await fire(
-              route,
-              client,
-              { params: sample.params, query: { ...sample.query, ...extra } },
-              "query",
-            );
-          }),
-          { numRuns: RUNS },
-        );
-      }
-  });
+  it(
+    "survives hostile query strings",
+    async () => {
+      const queryKey = fc.constantFrom(
+        "start",
+        "end",
+        "limit",
+        "page",
+        "include",
+        "status",
+        "reportType",
+        "userId",
+        "transactionId",
+        "reportNumber",
+        "createdFrom",
+        "createdTo",
+        "cursor",
+        "id",
+      );
+      const queryValue = fc.oneof(hostileString, edgeNumber.map(String));
+      for (const route of routes.filter((r) => r.method === "GET"))
+        for (const client of clients) {
+          const sample = sampleOf(route);
+          await fc.assert(
+            fc.asyncProperty(
+              fc.dictionary(queryKey, queryValue, { minKeys: 1, maxKeys: 3 }),
+              async (extra) => {
+                await fire(
+                  route,
+                  client,
+                  { params: sample.params, query: { ...sample.query, ...extra } },
+                  "query",
+                );
+              },
+            ),
+            { numRuns: RUNS },
+          );
+        }
+    },
+    FUZZ_TIMEOUT,
+  );
 
   // Found by this fuzzer: PostgreSQL refuses U+0000 in text and jsonb, which was a 500.
   it("refuses NUL characters in body, path and query with a 400 naming the field", async () => {
