@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZEpochMs } from "@/lib/validation/timestamps";
 import { ZNonEmptyString, ZQueryInteger } from "@/lib/users/schemas";
 
 // Comments on users (interface "Comment", "Rules and comments"; decisions §4, §9).
@@ -12,7 +13,7 @@ export const ZCreateComment = z.object({
   transactionId: z.string().optional(),
   ruleTriggerEventId: z.string().optional(),
   action: z.string().optional(),
-  createdAt: z.number().int().min(0).optional(),
+  createdAt: ZEpochMs.optional(),
 });
 export type TCreateComment = z.infer<typeof ZCreateComment>;
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZEpochMs } from "@/lib/validation/timestamps";
 import { ZRiskAssessment } from "@/lib/screening/assessment";
 import { ZPastTimestamp, ZNonEmptyString } from "@/lib/users/schemas";
 
@@ -65,7 +66,7 @@ export const ZPaymentInstrumentRequest = z.object({
   status: z.enum(["linked", "unlinked"]),
   paymentInstrument: ZPaymentInstrument,
   timestamp: ZPastTimestamp.optional(),
-  updatedAt: z.number().optional(),
+  updatedAt: ZEpochMs.optional(),
 });
 export type TPaymentInstrumentRequest = z.infer<typeof ZPaymentInstrumentRequest>;
 

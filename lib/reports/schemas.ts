@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZEpochMs } from "@/lib/validation/timestamps";
 import { ZReportingProfile } from "@/lib/clients/schemas";
 import { ZMerchant } from "@/lib/merchants/schemas";
 import { ZTransaction } from "@/lib/transactions/schemas";
@@ -41,8 +42,8 @@ export const ZCreateReportFields = z.object({
   action: z.string().optional(),
   templateId: ZNonEmptyString.optional(),
   indicators: z.array(ZNonEmptyString).optional(),
-  caseOpenedAt: z.number().optional(),
-  timestamp: z.number().optional(),
+  caseOpenedAt: ZEpochMs.optional(),
+  timestamp: ZEpochMs.optional(),
   userId: ZNonEmptyString.optional(),
   user: ZUser.optional(),
   transactionIds: z.array(ZNonEmptyString).optional(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZEpochMs } from "@/lib/validation/timestamps";
 import { ZMerchant } from "@/lib/merchants/schemas";
 import {
   paymentMethodSchemas,
@@ -119,7 +120,7 @@ function nonEmpty<S extends z.ZodObject>(schema: S) {
 export const ZTransactionUpdate = z.object({
   transactionId: ZNonEmptyString,
   status: ZTransactionStatus.optional(),
-  timestamp: z.number().optional(),
+  timestamp: ZEpochMs.optional(),
   reason: z.string().optional(),
   description: z.string().optional(),
   type: z.string().optional(),
@@ -141,7 +142,7 @@ export const ZTransactionUpdate = z.object({
       status: z.string().optional(),
       type: z.string().optional(),
       description: z.string().optional(),
-      createdAt: z.number().optional(),
+      createdAt: ZEpochMs.optional(),
     })
     .optional(),
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZEpochMs } from "@/lib/validation/timestamps";
 
 // Shared shapes of users, addresses, documents and devices (interface.md "User", "Address",
 // decisions.md §5 "UserDevice"). Unknown fields are stripped (decisions §4).
@@ -10,7 +11,7 @@ import { z } from "zod";
 export const FUTURE_SKEW_MS = 5_000;
 
 /** A number of epoch milliseconds that is not in the future. */
-export const ZPastTimestamp = z.number().superRefine((value, ctx) => {
+export const ZPastTimestamp = ZEpochMs.superRefine((value, ctx) => {
   if (value > Date.now() + FUTURE_SKEW_MS)
     ctx.addIssue({ code: "custom", message: "Timestamp must not be in the future" });
 });
@@ -176,7 +177,7 @@ export const ZUserFeedback = z.object({
   onboardingFeedback: z.object({
     status: ZOnboardingFeedbackStatus,
     description: z.string(),
-    createdAt: z.number(),
+    createdAt: ZEpochMs,
     id: z.string().optional(),
     type: z.string().optional(),
   }),

@@ -93,6 +93,11 @@ describe("POST /v1/transaction validation", () => {
       { userId: undefined, user: { id: "u9", timestamp: now() - 1000, address: { postalCode: "1" } } },
       "/user/address/country: Required",
     ],
+    [
+      "an inline user's timestamp before 1970 (not storable as a date)",
+      { userId: undefined, user: { id: "u-old", timestamp: -62_198_755_200_000 } },
+      "/user/timestamp: Expected epoch milliseconds from 0 (1970-01-01)",
+    ],
     ["card expiryMonth 13", { paymentMethod: "card", card: { expiryMonth: "13" } }, /^\/card\/expiryMonth: /],
     ["wrong direction", { direction: "sideways" }, /^\/direction: /],
     ["unknown paymentMethod", { paymentMethod: "gold" }, /^\/paymentMethod: /],
