@@ -13,6 +13,13 @@ describe("nulCharacterIssues", () => {
     expect(nulCharacterIssues("a\u0000")).toEqual(["/: String must not contain NUL characters"]);
   });
 
+  it("names strings with an unpaired surrogate, and accepts paired ones (emoji)", () => {
+    expect(nulCharacterIssues({ a: "x\uD800", b: ["\uDC00y"], c: "😀", d: "\uD83D\uDE00" }).sort()).toEqual([
+      "/a: String must not contain unpaired UTF-16 surrogates",
+      "/b/0: String must not contain unpaired UTF-16 surrogates",
+    ]);
+  });
+
   it("accepts clean values, and deep ones without exhausting the stack", () => {
     let deep: unknown = "fine";
     for (let i = 0; i < 100_000; i++) deep = { a: deep };
