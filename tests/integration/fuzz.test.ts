@@ -502,7 +502,7 @@ describe("hostile input on every /v1 route", () => {
   );
 
   // Found by this fuzzer: PostgreSQL refuses U+0000 in text and jsonb, which was a 500.
-  it("refuses NUL characters in body, path and query with a 400 naming the field", async () => {
+  it("refuses NUL characters and unpaired surrogates in body, path and query with a 400 naming the field", async () => {
     const [business] = clients;
     const byKey = new Map(routes.map((r) => [r.key, r]));
     const user = byKey.get("POST /v1/user")!;
@@ -520,6 +520,19 @@ describe("hostile input on every /v1 route", () => {
     const byQuery = await call(list.handler, { apiKey: business!.apiKey, query: { start: "x\u0000" } });
     expect(byQuery.status).toBe(400);
     expect(byQuery.body.error.details).toEqual(["/start: String must not contain NUL characters"]);
+    // jsonb refuses an unpaired surrogate escape (also found by this fuzzer: a 500 on feedback).
+    const feedback = byKey.get("POST /v1/user/feedback")!;
+    const body = {
+      userId: USER,
+      onboardingFeedback: { status: "APPROVED", description: "\uD800", createdAt: now() },
+    };
+    const rows = await countAllRows();
+    const lone = await call(feedback.handler, { apiKey: business!.apiKey, body });
+    expect(lone.status).toBe(400);
+    expect(lone.body.error.details).toEqual([
+      "/onboardingFeedback/description: String must not contain unpaired UTF-16 surrogates",
+    ]);
+    expect(await countAllRows()).toEqual(rows);
   });
 
   // Found by this fuzzer: an id longer than an index entry may be was a 500.
