@@ -1,8 +1,35 @@
-import type { Tx } from "@/lib/db";
+import { prisma, type Tx } from "@/lib/db";
 import { enqueue } from "@/lib/outbox/enqueue";
 import type { TWebhookEventType } from "@/lib/webhooks/event-types";
 
 export const WEBHOOK_DELIVERY_EVENT = "webhook/delivery.requested";
+
+type TSubscriptionRef = { id: string; events: string[] };
+
+// A screening emits several events (the screening, each alert) in one transaction: the client's
+// active subscriptions are read once per transaction, and that read sees the transaction's snapshot.
+const subscriptionsByTx = new WeakMap<object, Map<string, Promise<TSubscriptionRef[]>>>();
+
+function activeSubscriptions(tx: Tx, clientId: string): Promise<TSubscriptionRef[]> {
+  const read = () =>
+    tx.webhookSubscription.findMany({
+      where: { clientId, active: true },
+      select: { id: true, events: true },
+    });
+  // Outside a transaction there is no snapshot to share: read every time.
+  if (tx === prisma) return read();
+  let byClient = subscriptionsByTx.get(tx);
+  if (!byClient) {
+    byClient = new Map();
+    subscriptionsByTx.set(tx, byClient);
+  }
+  let pending = byClient.get(clientId);
+  if (!pending) {
+    pending = read();
+    byClient.set(clientId, pending);
+  }
+  return pending;
+}
 
 /**
  * Emits a webhook event inside the caller's transaction: one delivery row per active subscription
@@ -23,10 +50,7 @@ export async function emitWebhook(
     timestamp?: number;
   },
 ): Promise<number> {
-  const subscriptions = await tx.webhookSubscription.findMany({
-    where: { clientId, active: true, events: { has: event } },
-    select: { id: true },
-  });
+  const subscriptions = (await activeSubscriptions(tx, clientId)).filter((s) => s.events.includes(event));
   if (subscriptions.length === 0) return 0;
   const body = JSON.stringify({ event, payload, timestamp });
   // The emitted event's own outbox row: the key grouping its deliveries (one per subscription), and
