@@ -27,9 +27,8 @@ export default defineConfig({
       ],
     },
   },
-  globalSetup: "./e2e/global-setup.ts",
   webServer: {
-    command: `npx next start -p ${PORT}`,
+    command: `npx tsx e2e/prepare-database.ts && npx next start -p ${PORT}`,
     url: `${baseURL}/login`,
     timeout: 120_000,
     reuseExistingServer: false,
