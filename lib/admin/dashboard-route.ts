@@ -4,7 +4,7 @@ import { ForbiddenError, requireRole, type TSessionUser } from "@/lib/auth/sessi
 import type { TDashboardRole } from "@/lib/dashboard-users/create-dashboard-user";
 import { DashboardUserError } from "@/lib/dashboard-users/create-dashboard-user";
 import { ApiError, errorResponse, validationError } from "@/lib/http/errors";
-import { parseWith, toErrorResponse } from "@/lib/http/with-client";
+import { parseWith, readJson, toErrorResponse } from "@/lib/http/with-client";
 import { RuleImportError } from "@/lib/rules/validate-rule";
 
 type TRouteContext = { params: Promise<Record<string, string | string[]>> };
@@ -40,15 +40,8 @@ export function dashboardRoute<P = Record<string, string>>(
       const result = await handler({
         user,
         params: (await route.params) as P,
-        body: async (schema) => {
-          let json: unknown;
-          try {
-            json = await req.json();
-          } catch {
-            throw validationError(["/: Malformed JSON"]);
-          }
-          return parseWith(schema, json);
-        },
+        // Same body limit and JSON handling as the /v1 API.
+        body: async (schema) => parseWith(schema, await readJson(req)),
         query: (schema) => parseWith(schema, Object.fromEntries(url.searchParams)),
       });
       return result instanceof Response ? result : Response.json(result ?? { status: "success" });

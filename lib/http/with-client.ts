@@ -38,7 +38,8 @@ export function parseWith<S extends z.ZodType>(schema: S, data: unknown): z.infe
   return result.data;
 }
 
-async function readJson(req: Request): Promise<unknown> {
+/** The request body as JSON, refused over MAX_BODY_BYTES (413) or when malformed (400). */
+export async function readJson(req: Request): Promise<unknown> {
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) throw tooLarge();
   const chunks: Uint8Array[] = [];
