@@ -512,6 +512,35 @@ describe("other screenings", () => {
     expect(bad.body.error.details).toEqual(
       expect.arrayContaining([expect.stringMatching(/^\/status: /), "/paymentInstrument/userId: Required"]),
     );
+    const instrument = { id: uid("pi"), userId: "u1" };
+    for (const [body, detail] of [
+      [{ paymentInstrument: instrument }, "/status: Required"],
+      [{ status: "linked" }, "/paymentInstrument: Required"],
+      [{ status: "linked", paymentInstrument: { userId: "u1" } }, "/paymentInstrument/id: Required"],
+      [
+        { status: "linked", paymentInstrument: instrument, timestamp: Date.now() + 86_400_000 },
+        "/timestamp: Timestamp must not be in the future",
+      ],
+      [
+        { status: "linked", paymentInstrument: { ...instrument, method: "cheque" } },
+        /^\/paymentInstrument\/method: /,
+      ],
+      [
+        { status: "linked", paymentInstrument: { ...instrument, card: { isDigitalWallet: "yes" } } },
+        "/paymentInstrument/card/isDigitalWallet: Expected boolean",
+      ],
+    ] as const) {
+      const res = await call(instrumentRoute.PUT, { apiKey: off.apiKey, method: "PUT", body });
+      expect(res.status).toBe(400);
+      expect(res.body.error.type).toBe("VALIDATION_ERROR");
+      const details: string[] = res.body.error.details;
+      expect(
+        typeof detail === "string" ? details.includes(detail) : details.some((d) => detail.test(d)),
+      ).toBe(true);
+    }
+    expect(
+      await prisma.paymentInstrument.count({ where: { clientId: off.clientId, id: instrument.id } }),
+    ).toBe(0);
   });
 
   it("stores events with lowercased type and method; screens them with event rules", async () => {
