@@ -12,19 +12,19 @@ step "typecheck"
 npx tsc --noEmit
 
 step "unit + integration tests (PostgreSQL at ${TEST_DATABASE_ADMIN_URL:-127.0.0.1:5432})"
-mkdir -p test-results
-npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
+mkdir -p .test-reports
+npx vitest run --reporter=default --reporter=json --outputFile.json=.test-reports/vitest.json
 
 step "build"
 npx next build
 
 step "end-to-end (Chromium)"
-PLAYWRIGHT_JSON_OUTPUT_NAME=test-results/playwright.json npx playwright test --reporter=list,json
+PLAYWRIGHT_JSON_OUTPUT_NAME=.test-reports/playwright.json npx playwright test --reporter=list,json
 
 SUITE_SECONDS=$SECONDS node -e '
 const fs = require("fs");
-const v = JSON.parse(fs.readFileSync("test-results/vitest.json", "utf8"));
-const p = JSON.parse(fs.readFileSync("test-results/playwright.json", "utf8"));
+const v = JSON.parse(fs.readFileSync(".test-reports/vitest.json", "utf8"));
+const p = JSON.parse(fs.readFileSync(".test-reports/playwright.json", "utf8"));
 const passed = v.numPassedTests + (p.stats.expected || 0);
 const failed = v.numFailedTests + (p.stats.unexpected || 0);
 console.log(`\nunit+integration ${v.numPassedTests} ok, e2e ${p.stats.expected} ok, suite took ${process.env.SUITE_SECONDS} s`);
