@@ -2,7 +2,7 @@ import type { TClientContext } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db";
 import type { TEvent } from "@/lib/events/schemas";
 import { upsertMerchant } from "@/lib/merchants/upsert-merchant";
-import { assessment, storedEntity, type TRiskAssessment } from "@/lib/screening/assessment";
+import { assessment, type TRiskAssessment, ruleVariables } from "@/lib/screening/assessment";
 import { runRules } from "@/lib/screening/run-rules";
 import { TX_OPTIONS } from "@/lib/screening/screen-transaction";
 import { upsertUser } from "@/lib/users/upsert-user";
@@ -43,15 +43,7 @@ export async function screenEvent({
     });
     if (!client.features.has("eventRules")) return { id: body.id, status: "success" as const };
 
-    const [user, merchant] = await Promise.all([
-      userId ? tx.user.findUnique({ where: { clientId_id: { clientId, id: userId } } }) : null,
-      merchantId ? tx.merchant.findUnique({ where: { clientId_id: { clientId, id: merchantId } } }) : null,
-    ]);
-    const variables: Record<string, unknown> = { event: record };
-    const storedUser = storedEntity(user);
-    const storedMerchant = storedEntity(merchant);
-    if (storedUser) variables.user = storedUser;
-    if (storedMerchant) variables.merchant = storedMerchant;
+    const variables = await ruleVariables(tx, { clientId, userId, merchantId, subject: { event: record } });
     const result = await runRules(tx, {
       clientId,
       subject: "event",

@@ -2,7 +2,7 @@ import type { TClientContext } from "@/lib/auth/api-keys";
 import { prisma, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { upsertMerchant } from "@/lib/merchants/upsert-merchant";
-import { assessment, bodyHash, storedEntity, type TRiskAssessment } from "@/lib/screening/assessment";
+import { assessment, bodyHash, type TRiskAssessment, ruleVariables } from "@/lib/screening/assessment";
 import { openAlerts } from "@/lib/screening/open-alerts";
 import { inferInstruments } from "@/lib/screening/infer-instruments";
 import { runRules } from "@/lib/screening/run-rules";
@@ -119,15 +119,7 @@ async function screenInTransaction(
     await tx.transaction.create({ data: { clientId, id: body.id, ...columns } });
   }
 
-  const [user, merchant] = await Promise.all([
-    tx.user.findUnique({ where: { clientId_id: { clientId, id: userId } } }),
-    merchantId ? tx.merchant.findUnique({ where: { clientId_id: { clientId, id: merchantId } } }) : null,
-  ]);
-  const variables: Record<string, unknown> = { transaction: body };
-  const storedUser = storedEntity(user);
-  const storedMerchant = storedEntity(merchant);
-  if (storedUser) variables.user = storedUser;
-  if (storedMerchant) variables.merchant = storedMerchant;
+  const variables = await ruleVariables(tx, { clientId, userId, merchantId, subject: { transaction: body } });
 
   const result = await runRules(tx, {
     clientId,

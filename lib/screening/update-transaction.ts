@@ -1,7 +1,7 @@
 import type { TClientContext } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db";
 import { notFound } from "@/lib/http/errors";
-import { assessment, storedEntity } from "@/lib/screening/assessment";
+import { assessment, ruleVariables } from "@/lib/screening/assessment";
 import { openAlerts } from "@/lib/screening/open-alerts";
 import { runRules } from "@/lib/screening/run-rules";
 import { TX_OPTIONS, type TTransactionAssessment } from "@/lib/screening/screen-transaction";
@@ -88,17 +88,12 @@ export async function updateTransaction({
     if (!monitoring) return { status: "Success" as const };
 
     const now = new Date();
-    const [user, merchant] = await Promise.all([
-      row.userId ? tx.user.findUnique({ where: { clientId_id: { clientId, id: row.userId } } }) : null,
-      row.merchantId
-        ? tx.merchant.findUnique({ where: { clientId_id: { clientId, id: row.merchantId } } })
-        : null,
-    ]);
-    const variables: Record<string, unknown> = { transaction: data };
-    const storedUser = storedEntity(user);
-    const storedMerchant = storedEntity(merchant);
-    if (storedUser) variables.user = storedUser;
-    if (storedMerchant) variables.merchant = storedMerchant;
+    const variables = await ruleVariables(tx, {
+      clientId,
+      userId: row.userId,
+      merchantId: row.merchantId,
+      subject: { transaction: data },
+    });
     const result = await runRules(tx, {
       clientId,
       subject: "transaction",
