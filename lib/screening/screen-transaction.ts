@@ -181,6 +181,7 @@ async function screenInTransaction(
       riskLevel: answer.riskLevel,
       recommendedAction: answer.recommendedAction,
       triggered: answer.triggered,
+      timestamp: answer.timestamp,
     },
   });
   return response({ id: body.id, status: body.status }, answer);

@@ -127,6 +127,7 @@ export async function updateTransaction({
         riskLevel: answer.riskLevel,
         recommendedAction: answer.recommendedAction,
         triggered: answer.triggered,
+        timestamp: answer.timestamp,
       },
     });
     return { ...answer, transactionId: row.id, status: status ?? row.status };

@@ -116,11 +116,11 @@ registerEndpoint({
   method: "put",
   path: "/v1/users/{userId}/status",
   tag,
-  summary: "Set a user active or inactive (or blocked)",
+  summary: "Set a user active or inactive",
   description:
     `${statusChange} \`initiatedBy\` is recorded as the reviewer and \`reason\` as the reason code; closureType and completedAt are kept in the history. ` +
-    "`status` is case-insensitive; `blocked` is also accepted and behaves as PUT /v1/users/{userId}/block. " +
-    "A blocked user set active or inactive emits user.status.unblock. Without `status` nothing changes and the current state is returned.",
+    "`status` (active or inactive) is case-insensitive. A blocked user set active emits user.status.unblock. " +
+    "Without `status` nothing changes and the current state is returned.",
   body: ZUpdateUserStatus,
   response: ZUserStatusResponse,
   errors: { 404: userNotFound },

@@ -239,8 +239,8 @@ export const STATUS_REASONS = [
 ] as const;
 
 export const ZUpdateUserStatus = z.object({
-  // The contract lists active and inactive; blocked is accepted too, as the same operation as /block.
-  status: ZStoredUserStatus.optional(),
+  // active or inactive only (blocking has its own endpoint).
+  status: caseInsensitiveEnum(["active", "inactive"], "lower").optional(),
   completedAt: z.number().optional(),
   closureType: caseInsensitiveEnum(CLOSURE_TYPES, "lower").optional(),
   comment: z.string().optional(),

@@ -19,7 +19,7 @@ export function serializeUser(row: TUserRow): TUserRecord {
     firstName: row.firstName,
     lastName: row.lastName,
     status: row.status as TStoredUserStatus,
-    reason: row.statusReason,
+    reason: row.statusReason ?? "",
   };
 }
 

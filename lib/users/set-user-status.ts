@@ -83,8 +83,13 @@ export async function setUserStatus(tx: Tx, input: TSetUserStatus): Promise<TUse
     },
   });
 
+  // The contract's events: to blocked, and from blocked to active (blocked → inactive sends neither).
   const event =
-    status === "blocked" ? "user.status.block" : current.status === "blocked" ? "user.status.unblock" : null;
+    status === "blocked"
+      ? "user.status.block"
+      : current.status === "blocked" && status === "active"
+        ? "user.status.unblock"
+        : null;
   if (event)
     await emitWebhook(tx, {
       clientId,

@@ -141,7 +141,7 @@ describe("transaction screening outcomes", () => {
     const envelope = JSON.parse(screened[0]!.body);
     expect(envelope).toMatchObject({
       event: "transaction.screened",
-      payload: { id, riskLevel: "high", recommendedAction: "STEP_UP_ID" },
+      payload: { id, riskLevel: "high", recommendedAction: "STEP_UP_ID", timestamp: res.body.timestamp },
     });
     expect(JSON.stringify(envelope)).not.toMatch(/DRY|MUTE/);
 

@@ -199,15 +199,32 @@ describe("PUT /v1/users/{userId}/status", () => {
     expect(none.body).toMatchObject({ status: "inactive", changed: false });
   });
 
-  it("blocking and unblocking through /status emit the block and unblock webhooks", async () => {
+  it("moves a blocked user back to active with the unblock webhook; blocked → inactive sends none", async () => {
     await createUser("u-status-unblock");
-    const blocked = await put(putStatus, "u-status-unblock", { status: "BLOCKED", comment: "via status" });
-    expect(blocked.body).toMatchObject({ status: "blocked", changed: true });
-    await put(putStatus, "u-status-unblock", { status: "active" });
+    await put(putBlock, "u-status-unblock", { comment: "fraud ring" });
+    const active = await put(putStatus, "u-status-unblock", { status: "ACTIVE" });
+    expect(active.body).toMatchObject({ status: "active", changed: true });
     expect((await deliveries("u-status-unblock")).map((d) => d.event)).toEqual([
       "user.status.block",
       "user.status.unblock",
     ]);
+
+    await createUser("u-status-inactive");
+    await put(putBlock, "u-status-inactive", { comment: "fraud ring" });
+    const inactive = await put(putStatus, "u-status-inactive", { status: "inactive" });
+    expect(inactive.body).toMatchObject({ status: "inactive", changed: true });
+    expect((await deliveries("u-status-inactive")).map((d) => d.event)).toEqual(["user.status.block"]);
+  });
+
+  it("takes only active or inactive (blocking has its own endpoint)", async () => {
+    await createUser("u-status-blocked");
+    const res = await put(putStatus, "u-status-blocked", { status: "blocked" });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual(["/status: Expected one of: active, inactive"]);
+    expect(
+      (await prisma.user.findUniqueOrThrow({ where: { clientId_id: { clientId, id: "u-status-blocked" } } }))
+        .status,
+    ).toBe("active");
   });
 
   it("validates each field", async () => {

@@ -193,7 +193,7 @@ describe("GET /v1/users/{userId}", () => {
         firstName: "Grace",
         lastName: "Hopper",
         status: "active",
-        reason: null,
+        reason: "",
       },
     });
   });
