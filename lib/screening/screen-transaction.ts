@@ -2,15 +2,13 @@ import type { TClientContext } from "@/lib/auth/api-keys";
 import { prisma, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { upsertMerchant } from "@/lib/merchants/upsert-merchant";
-import { assessment, bodyHash, type TRiskAssessment, ruleVariables } from "@/lib/screening/assessment";
-import { openAlerts } from "@/lib/screening/open-alerts";
+import { assessTransaction } from "@/lib/screening/assess-transaction";
+import { assessment, bodyHash, type TRiskAssessment } from "@/lib/screening/assessment";
 import { inferInstruments } from "@/lib/screening/infer-instruments";
-import { runRules } from "@/lib/screening/run-rules";
 import type { TTransaction } from "@/lib/transactions/schemas";
 import { identifiersFromPaymentMethods, indexIdentifiers } from "@/lib/users/index-identifiers";
 import { upsertDevice } from "@/lib/users/upsert-device";
 import { upsertUser } from "@/lib/users/upsert-user";
-import { emitWebhook } from "@/lib/webhooks/emit";
 
 export type TTransactionAssessment = TRiskAssessment & { transactionId: string; status: string };
 
@@ -119,24 +117,6 @@ async function screenInTransaction(
     await tx.transaction.create({ data: { clientId, id: body.id, ...columns } });
   }
 
-  const variables = await ruleVariables(tx, { clientId, userId, merchantId, subject: { transaction: body } });
-
-  const result = await runRules(tx, {
-    clientId,
-    subject: "transaction",
-    subjectId: body.id,
-    timestamp: body.timestamp,
-    variables,
-  });
-  const answer = assessment(body.id, result, now);
-  await tx.transaction.update({
-    where: { clientId_id: { clientId, id: body.id } },
-    data: {
-      riskLevel: answer.riskLevel,
-      recommendedAction: answer.recommendedAction,
-      decisionId: result.decisionId,
-    },
-  });
   await tx.transactionUpdate.create({
     data: {
       clientId,
@@ -147,7 +127,6 @@ async function screenInTransaction(
       occurredAt: new Date(body.timestamp),
     },
   });
-
   await indexIdentifiers(tx, {
     clientId,
     userId,
@@ -165,24 +144,13 @@ async function screenInTransaction(
       });
   }
   await inferInstruments(tx, { clientId, userId, transaction: body, at: now });
-  await openAlerts(tx, {
+  const answer = await assessTransaction(tx, {
     clientId,
-    transactionId: body.id,
+    transaction: body,
     userId,
-    decisionId: result.decisionId,
-    fired: result.firedActive,
-    at: now.getTime(),
-  });
-  await emitWebhook(tx, {
-    clientId,
-    event: "transaction.screened",
-    payload: {
-      id: answer.id,
-      riskLevel: answer.riskLevel,
-      recommendedAction: answer.recommendedAction,
-      triggered: answer.triggered,
-      timestamp: answer.timestamp,
-    },
+    merchantId: merchantId ?? null,
+    occurredAt: body.timestamp,
+    now,
   });
   return response({ id: body.id, status: body.status }, answer);
 }

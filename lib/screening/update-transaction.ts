@@ -1,13 +1,10 @@
 import type { TClientContext } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db";
 import { notFound } from "@/lib/http/errors";
-import { assessment, ruleVariables } from "@/lib/screening/assessment";
-import { openAlerts } from "@/lib/screening/open-alerts";
-import { runRules } from "@/lib/screening/run-rules";
+import { assessTransaction } from "@/lib/screening/assess-transaction";
 import { TX_OPTIONS, type TTransactionAssessment } from "@/lib/screening/screen-transaction";
 import { TRANSACTION_STATUSES, type TTransactionUpdate } from "@/lib/transactions/schemas";
 import { identifiersFromPaymentMethods, indexIdentifiers } from "@/lib/users/index-identifiers";
-import { emitWebhook } from "@/lib/webhooks/emit";
 
 /**
  * Applies a status/feedback update and partial payment-method changes to a stored transaction,
@@ -87,48 +84,13 @@ export async function updateTransaction({
 
     if (!monitoring) return { status: "Success" as const };
 
-    const now = new Date();
-    const variables = await ruleVariables(tx, {
+    const answer = await assessTransaction(tx, {
       clientId,
+      transaction: { ...data, id: row.id },
       userId: row.userId,
       merchantId: row.merchantId,
-      subject: { transaction: data },
-    });
-    const result = await runRules(tx, {
-      clientId,
-      subject: "transaction",
-      subjectId: row.id,
-      timestamp: row.occurredAt.getTime(),
-      variables,
-    });
-    const answer = assessment(row.id, result, now);
-    await tx.transaction.update({
-      where: { clientId_id: { clientId, id: row.id } },
-      data: {
-        riskLevel: answer.riskLevel,
-        recommendedAction: answer.recommendedAction,
-        decisionId: result.decisionId,
-        assessedAt: now,
-      },
-    });
-    await openAlerts(tx, {
-      clientId,
-      transactionId: row.id,
-      userId: row.userId,
-      decisionId: result.decisionId,
-      fired: result.firedActive,
-      at: now.getTime(),
-    });
-    await emitWebhook(tx, {
-      clientId,
-      event: "transaction.screened",
-      payload: {
-        id: answer.id,
-        riskLevel: answer.riskLevel,
-        recommendedAction: answer.recommendedAction,
-        triggered: answer.triggered,
-        timestamp: answer.timestamp,
-      },
+      occurredAt: row.occurredAt.getTime(),
+      now: new Date(),
     });
     return { ...answer, transactionId: row.id, status: status ?? row.status };
   }, TX_OPTIONS);

@@ -1,0 +1,59 @@
+import type { Tx } from "@/lib/db";
+import { assessment, ruleVariables, type TRiskAssessment } from "@/lib/screening/assessment";
+import { openAlerts } from "@/lib/screening/open-alerts";
+import { runRules } from "@/lib/screening/run-rules";
+import { emitWebhook } from "@/lib/webhooks/emit";
+
+/**
+ * Screens a stored transaction with the client's transaction rules (on submission, and on update with
+ * monitoring): records the decision on the row, opens one alert per newly fired active rule and emits
+ * transaction.screened, in the caller's database transaction.
+ */
+export async function assessTransaction(
+  tx: Tx,
+  {
+    clientId,
+    transaction,
+    userId,
+    merchantId,
+    occurredAt,
+    now,
+  }: {
+    clientId: string;
+    /** The transaction as the rules see it: the request's field names. */
+    transaction: Record<string, unknown> & { id: string };
+    userId: string | null;
+    merchantId: string | null;
+    occurredAt: number;
+    now: Date;
+  },
+): Promise<TRiskAssessment> {
+  const variables = await ruleVariables(tx, { clientId, userId, merchantId, subject: { transaction } });
+  const result = await runRules(tx, {
+    clientId,
+    subject: "transaction",
+    subjectId: transaction.id,
+    timestamp: occurredAt,
+    variables,
+  });
+  const answer = assessment(transaction.id, result, now);
+  await tx.transaction.update({
+    where: { clientId_id: { clientId, id: transaction.id } },
+    data: {
+      riskLevel: answer.riskLevel,
+      recommendedAction: answer.recommendedAction,
+      decisionId: result.decisionId,
+      assessedAt: now,
+    },
+  });
+  await openAlerts(tx, {
+    clientId,
+    transactionId: transaction.id,
+    userId,
+    decisionId: result.decisionId,
+    fired: result.firedActive,
+    at: now.getTime(),
+  });
+  await emitWebhook(tx, { clientId, event: "transaction.screened", payload: { ...answer } });
+  return answer;
+}
