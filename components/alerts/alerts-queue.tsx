@@ -18,6 +18,7 @@ import {
 } from "@/components/ui";
 import type { TAlertListItem } from "@/lib/alerts/list-alerts";
 import { useAlerts, useAssignAlert } from "@/hooks/use-alerts";
+import { KeysetPager } from "@/components/ui/keyset-pager";
 
 const LEVELS = ["very_high", "high", "medium", "medium_low", "low"];
 const STATUSES = ["open", "escalated", "cleared", "confirmed", "all"];
@@ -227,25 +228,7 @@ export function AlertsQueue({
         ))}
       </Table>
 
-      <div className="flex items-center justify-between text-sm">
-        <span className="text-slate-500">Page {cursors.length}</span>
-        <div className="flex gap-2">
-          <Button
-            variant="secondary"
-            disabled={cursors.length === 1}
-            onClick={() => setCursors((c) => c.slice(0, -1))}
-          >
-            Newer
-          </Button>
-          <Button
-            variant="secondary"
-            disabled={!data?.nextCursor}
-            onClick={() => data?.nextCursor && setCursors((c) => [...c, data.nextCursor ?? undefined])}
-          >
-            Older
-          </Button>
-        </div>
-      </div>
+      <KeysetPager cursors={cursors} setCursors={setCursors} nextCursor={data?.nextCursor} />
 
       {reviewing && <ReviewDialog alert={reviewing} onClose={() => setReviewing(null)} />}
     </div>

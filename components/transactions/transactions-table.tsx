@@ -15,6 +15,7 @@ import {
   Td,
 } from "@/components/ui";
 import { useTransactions } from "@/hooks/use-transactions";
+import { KeysetPager } from "@/components/ui/keyset-pager";
 
 const LEVELS = ["very_high", "high", "medium", "medium_low", "low", "n/a"];
 const STATUSES = [
@@ -193,25 +194,7 @@ export function TransactionsTable({
           </tr>
         ))}
       </Table>
-      <div className="flex items-center justify-between text-sm">
-        <span className="text-slate-500">Page {cursors.length}</span>
-        <div className="flex gap-2">
-          <Button
-            variant="secondary"
-            disabled={cursors.length === 1}
-            onClick={() => setCursors((c) => c.slice(0, -1))}
-          >
-            Newer
-          </Button>
-          <Button
-            variant="secondary"
-            disabled={!data?.nextCursor}
-            onClick={() => data?.nextCursor && setCursors((c) => [...c, data.nextCursor ?? undefined])}
-          >
-            Older
-          </Button>
-        </div>
-      </div>
+      <KeysetPager cursors={cursors} setCursors={setCursors} nextCursor={data?.nextCursor} />
     </div>
   );
 }

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { Badge, Button, ErrorNote, formatTime, inputClass, LevelBadge, Table, Td } from "@/components/ui";
 import { useUsers } from "@/hooks/use-users";
+import { KeysetPager } from "@/components/ui/keyset-pager";
 
 export function UserStatusBadge({ status }: { status: string }) {
   return (
@@ -90,25 +91,12 @@ export function UsersTable({ initialQ, initialStatus }: { initialQ?: string; ini
           </tr>
         ))}
       </Table>
-      <div className="flex items-center justify-between text-sm">
-        <span className="text-slate-500">Page {cursors.length}</span>
-        <div className="flex gap-2">
-          <Button
-            variant="secondary"
-            disabled={cursors.length === 1}
-            onClick={() => setCursors((c) => c.slice(0, -1))}
-          >
-            Previous
-          </Button>
-          <Button
-            variant="secondary"
-            disabled={!data?.nextCursor}
-            onClick={() => data?.nextCursor && setCursors((c) => [...c, data.nextCursor ?? undefined])}
-          >
-            Next
-          </Button>
-        </div>
-      </div>
+      <KeysetPager
+        cursors={cursors}
+        setCursors={setCursors}
+        nextCursor={data?.nextCursor}
+        labels={["Previous", "Next"]}
+      />
     </div>
   );
 }
