@@ -7,6 +7,7 @@ export default tseslint.config(
       "node_modules",
       ".next",
       ".data",
+      ".tools",
       "lib/generated",
       "test-results",
       "playwright-report",
