@@ -1,0 +1,47 @@
+import type { TContent } from "@/lib/reports/content";
+import { buildEditor, describePath, fieldFor, type TEditorGroup } from "@/lib/reports/editor";
+import { checkReport, incompleteFor, type TActiveSchema } from "@/lib/reports/goaml-xml";
+
+export type TVerdictItem = { path: string; text: string; fieldId?: string };
+
+export type TReportVerdict = {
+  schemaName: string;
+  valid: boolean;
+  /** What is missing or invalid, in words, each linked to the editor field that fixes it. */
+  items: TVerdictItem[];
+  /** libxml2's own messages, when no field explains the failure. */
+  errors: string[];
+  groups: TEditorGroup[];
+  xml: string;
+};
+
+/** The report's one verdict against the active schema, with the editor model it links into. */
+export async function reportVerdict(content: TContent, active: TActiveSchema): Promise<TReportVerdict> {
+  const missing = incompleteFor(content, active.schema);
+  const groups = buildEditor(content, active.schema, missing);
+  const check = await checkReport(content, active);
+  const items = check.problems.map((p): TVerdictItem => {
+    const where = describePath(groups, p.path);
+    const text =
+      p.path === "report_indicators"
+        ? "Indicators: choose at least one indicator code"
+        : p.kind === "missing"
+          ? `${where} is missing`
+          : `${where}: ${p.message?.replace(/^.*? must be/, "must be") ?? "invalid"}`;
+    return { path: p.path, text, fieldId: fieldFor(groups, p.path)?.field.id };
+  });
+  return {
+    schemaName: check.schemaName,
+    valid: check.valid,
+    items,
+    errors: check.errors,
+    groups,
+    xml: check.xml,
+  };
+}
+
+/** One sentence listing why a report cannot go on, for refusals. */
+export function verdictReasons(verdict: TReportVerdict): string {
+  const reasons = verdict.items.length ? verdict.items.map((i) => i.text) : verdict.errors;
+  return `The goAML XML does not validate against ${verdict.schemaName}: ${reasons.join("; ")}`;
+}
