@@ -15,11 +15,17 @@ export type TReportVerdict = {
   xml: string;
 };
 
-/** The report's one verdict against the active schema, with the editor model it links into. */
-export async function reportVerdict(content: TContent, active: TActiveSchema): Promise<TReportVerdict> {
-  const missing = incompleteFor(content, active.schema);
-  const groups = buildEditor(content, active.schema, missing);
-  const check = await checkReport(content, active);
+/**
+ * The report's one verdict against the active schema, with the editor model (of the stored content) it links into.
+ * `checked` is what will be filed when it differs from what is stored (the filing officer as reporting person).
+ */
+export async function reportVerdict(
+  content: TContent,
+  active: TActiveSchema,
+  checked: TContent = content,
+): Promise<TReportVerdict> {
+  const groups = buildEditor(content, active.schema, incompleteFor(content, active.schema));
+  const check = await checkReport(checked, active);
   const items = check.problems.map((p): TVerdictItem => {
     const where = describePath(groups, p.path);
     const text =

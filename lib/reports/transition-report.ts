@@ -19,7 +19,12 @@ export const TRANSITIONS: Record<TReportStatus, readonly TReportStatus[]> = {
   archived: [],
 };
 
-async function withReportingPerson(tx: Tx, content: TContent, actor: TActor): Promise<TContent> {
+/** The content with the filing officer as reporting person wherever the client's profile names none. */
+export async function withReportingPerson(
+  tx: Pick<Tx, "dashboardUser">,
+  content: TContent,
+  actor: TActor,
+): Promise<TContent> {
   const person = content.reporting_person;
   if (
     !person ||
@@ -90,9 +95,12 @@ export async function transitionReport({
       });
       if (to === "pending_review") {
         // Review is for a file that validates: the reviewer checks facts, not whether the XML is well formed.
+        // The reporting person left blank by the profile is the filing officer, filled at filing.
+        const stored = row.content as TContent;
         const verdict = await reportVerdict(
-          row.content as TContent,
+          stored,
           activeSchema(readReportProfile(client.reportingProfile)),
+          await withReportingPerson(tx, stored, actor),
         );
         if (!verdict.valid) throw conflict(verdictReasons(verdict));
         data.preparedById = actor.id;

@@ -3,7 +3,13 @@ import type { TContent } from "@/lib/reports/content";
 import { setAtPath } from "@/lib/reports/content";
 import { DEMO_REPORTING_PROFILE } from "@/lib/reports/demo-reports";
 import { checkValue, fieldLabel } from "@/lib/reports/goaml/check-value";
-import { childElement, elementOrder, lookup, readGoamlSchema, requiredElements } from "@/lib/reports/goaml/schema";
+import {
+  childElement,
+  elementOrder,
+  lookup,
+  readGoamlSchema,
+  requiredElements,
+} from "@/lib/reports/goaml/schema";
 import { declAt, missingPaths, writeGoamlXml } from "@/lib/reports/goaml/walk";
 import { populateReport } from "@/lib/reports/populate-report";
 import { ZTransaction } from "@/lib/transactions/schemas";
@@ -29,7 +35,12 @@ function content(): TContent {
     timestamp: Date.UTC(2026, 10, 20, 9, 30),
     direction: "payout",
     paymentMethod: "bank",
-    bank: { bankName: "Harbour Bank", routingNumber: "HB001", accountNumber: "001", accountHolderName: "Peter" },
+    bank: {
+      bankName: "Harbour Bank",
+      routingNumber: "HB001",
+      accountNumber: "001",
+      accountHolderName: "Peter",
+    },
     recipient: {
       firstName: "Peter",
       lastName: "Otieno",
@@ -97,7 +108,10 @@ describe("goAML schema reader", () => {
     expect(lookup(generic, "report_type")).toContainEqual({ value: "STR", label: "STR" });
     expect(lookup(generic, "report_indicator_type")).toEqual([{ value: "-" }]);
     expect(lookup(generic, "country_type").map((e) => e.value)).toContain("GB");
-    expect(generic.simpleTypes.get("sql_decimal")).toMatchObject({ base: "decimal", facets: { fractionDigits: 13 } });
+    expect(generic.simpleTypes.get("sql_decimal")).toMatchObject({
+      base: "decimal",
+      facets: { fractionDigits: 13 },
+    });
     expect(generic.simpleTypes.get("sql_date")?.base).toBe("dateTime");
     const rentity = childElement(generic.report.complex, "rentity_id");
     expect(rentity?.simple).toMatchObject({ base: "int", facets: { minInclusive: "1" } });
@@ -107,7 +121,9 @@ describe("goAML schema reader", () => {
   it("reads an added required element, a required optional one, replaced lists and a new order from variants", () => {
     const required = readGoamlSchema(requiredVariant());
     expect(requiredElements(required.complexTypes.get("t_address"))).toContain("state");
-    expect(requiredElements(required.complexTypes.get("t_person_my_client"))).toContain("customer_risk_rating");
+    expect(requiredElements(required.complexTypes.get("t_person_my_client"))).toContain(
+      "customer_risk_rating",
+    );
     expect(declAt(required, `${person}.customer_risk_rating`)?.simple?.enumerations).toEqual([
       { value: "L", label: "Low" },
       { value: "M", label: "Medium" },
@@ -132,7 +148,9 @@ describe("goAML schema reader", () => {
 
   it("refuses text that is not a goAML schema", () => {
     expect(() => readGoamlSchema("<html><body/></html>")).toThrow(/not an XML Schema/i);
-    expect(() => readGoamlSchema('<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"/>')).toThrow(/report/);
+    expect(() => readGoamlSchema('<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"/>')).toThrow(
+      /report/,
+    );
     expect(() => readGoamlSchema("<xs:schema><xs:element>")).toThrow();
   });
 });
@@ -194,12 +212,19 @@ describe("value checks against schema types", () => {
       message: expect.stringMatching(/^Amount in local currency must be a number/),
     });
     expect(checkValue(at("transactions[0].amount_local"), "1250.50")).toEqual({ ok: true, value: "1250.50" });
-    expect(checkValue(at("transactions[0].t_from_my_client.from_foreign_currency.foreign_exchange_rate"), "USD"))
-      .toMatchObject({ ok: false, message: expect.stringMatching(/^Exchange rate must be a number/) });
+    expect(
+      checkValue(at("transactions[0].t_from_my_client.from_foreign_currency.foreign_exchange_rate"), "USD"),
+    ).toMatchObject({ ok: false, message: expect.stringMatching(/^Exchange rate must be a number/) });
     expect(checkValue(at(`${person}.birthdate`), "15/06/1985")).toMatchObject({ ok: false });
-    expect(checkValue(at(`${person}.birthdate`), "1985-06-15")).toEqual({ ok: true, value: "1985-06-15T00:00:00" });
+    expect(checkValue(at(`${person}.birthdate`), "1985-06-15")).toEqual({
+      ok: true,
+      value: "1985-06-15T00:00:00",
+    });
     expect(checkValue(at(`${person}.birthdate`), "1985-02-30")).toMatchObject({ ok: false });
-    expect(checkValue(at("rentity_id"), "0")).toEqual({ ok: false, message: "Reporting entity id must be at least 1" });
+    expect(checkValue(at("rentity_id"), "0")).toEqual({
+      ok: false,
+      message: "Reporting entity id must be at least 1",
+    });
     expect(checkValue(at("rentity_id"), "12.5")).toMatchObject({ ok: false });
     expect(checkValue(at("location.zip"), "12345678901")).toEqual({
       ok: false,

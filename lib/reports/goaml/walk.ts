@@ -4,7 +4,6 @@ import {
   type TComplexType,
   type TElementDecl,
   type TGoamlSchema,
-  type TGroup,
   type TParticle,
 } from "@/lib/reports/goaml/schema";
 
@@ -85,55 +84,43 @@ function firstElement(p: TParticle): TElementDecl | undefined {
 }
 
 function missingIn(node: TObj, type: TComplexType, path: string, out: string[]): void {
-  const walk = (p: TParticle, required: boolean, done: Set<string>): void => {
-    if (p.kind === "element") {
-      const key = contentKey(p.name);
-      if (done.has(key)) return;
-      done.add(key);
-      missingAt(p, node[key], join(path, key), required && p.min >= 1, out);
-      return;
-    }
-    const req = required && p.min >= 1;
-    if (p.kind === "sequence") {
-      p.items.forEach((i) => walk(i, req, done));
-      return;
-    }
-    choose(p, node, path, req, done, out, walk);
-  };
-  walk(type.particle, true, new Set());
+  walkParticle(type.particle, true, new Set(), node, path, out);
 }
 
-// A choice is satisfied by the branch the content took; when several are present (an element declared in two
-// branches), the one leaving the fewest gaps is the one the writer's output will match.
-function choose(
-  p: TGroup,
-  node: TObj,
-  path: string,
+/** Gaps under one particle; `done` holds the content keys already accounted for (each key is checked once). */
+function walkParticle(
+  p: TParticle,
   required: boolean,
   done: Set<string>,
+  node: TObj,
+  path: string,
   out: string[],
-  walk: (p: TParticle, required: boolean, done: Set<string>) => void,
 ): void {
+  if (p.kind === "element") {
+    const key = contentKey(p.name);
+    if (done.has(key)) return;
+    done.add(key);
+    missingAt(p, node[key], join(path, key), required && p.min >= 1, out);
+    return;
+  }
+  const req = required && p.min >= 1;
+  if (p.kind === "sequence") {
+    p.items.forEach((i) => walkParticle(i, req, done, node, path, out));
+    return;
+  }
+  // A choice is satisfied by the branch the content took; when several are present (an element declared in two
+  // branches), the one leaving the fewest gaps is the one the writer's output will match.
   const candidates = p.items.filter((i) => present(i, node));
   if (candidates.length === 0) {
     const first = p.items[0] && firstElement(p.items[0]);
-    if (required && first) out.push(join(path, contentKey(first.name)));
+    if (req && first) out.push(join(path, contentKey(first.name)));
     return;
   }
   let best: { gaps: string[]; done: Set<string> } | null = null;
   for (const candidate of candidates) {
     const gaps: string[] = [];
     const seen = new Set(done);
-    const sub = (q: TParticle, req: boolean, d: Set<string>): void => {
-      if (q.kind === "element") {
-        const key = contentKey(q.name);
-        if (d.has(key)) return;
-        d.add(key);
-        missingAt(q, node[key], join(path, key), req && q.min >= 1, gaps);
-      } else if (q.kind === "sequence") q.items.forEach((i) => sub(i, req && q.min >= 1, d));
-      else choose(q, node, path, req && q.min >= 1, d, gaps, sub);
-    };
-    sub(candidate, required, seen);
+    walkParticle(candidate, req, seen, node, path, gaps);
     if (!best || gaps.length < best.gaps.length) best = { gaps, done: seen };
   }
   out.push(...best!.gaps);
