@@ -1,4 +1,4 @@
-import type { TContent } from "@/lib/reports/content";
+import { getAtPath, type TContent } from "@/lib/reports/content";
 import { buildEditor, describePath, fieldFor, type TEditorGroup } from "@/lib/reports/editor";
 import { checkReport, incompleteFor, type TActiveSchema } from "@/lib/reports/goaml-xml";
 
@@ -28,12 +28,15 @@ export async function reportVerdict(
   const check = await checkReport(checked, active);
   const items = check.problems.map((p): TVerdictItem => {
     const where = describePath(groups, p.path);
+    const indicator = /^report_indicators\[\d+\]$/.test(p.path) ? getAtPath(content, p.path) : undefined;
     const text =
       p.path === "report_indicators"
         ? "Indicators: choose at least one indicator code"
-        : p.kind === "missing"
-          ? `${where} is missing`
-          : `${where}: ${p.message?.replace(/^.*? must be/, "must be") ?? "invalid"}`;
+        : indicator !== undefined
+          ? `Indicators: ${String(indicator)} is not an indicator code of ${active.name}`
+          : p.kind === "missing"
+            ? `${where} is missing`
+            : `${where}: ${p.message?.replace(/^.*? must be/, "must be") ?? "invalid"}`;
     return { path: p.path, text, fieldId: fieldFor(groups, p.path)?.field.id };
   });
   return {

@@ -96,7 +96,7 @@ function example(type: TSimpleType): string {
   const codes = type.enumerations.map((e) => e.value).filter((v) => v !== "-");
   if (/country/.test(type.name ?? "")) return codes.includes("GB") ? "GB" : (codes[0] ?? "GB");
   if (/currency/.test(type.name ?? "")) return codes.includes("EUR") ? "EUR" : (codes[0] ?? "EUR");
-  return codes[0] ?? "";
+  return codes[0] ?? type.enumerations[0]?.value ?? "";
 }
 
 /** What a valid value looks like, in words (also the editor's placeholder). */
