@@ -3,7 +3,10 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { resetGoamlSchema, setGoamlSchema } from "@/lib/admin/goaml-schema";
+import { getClientSettings, updateClientSettings } from "@/lib/admin/settings";
 import type { TClientContext } from "@/lib/auth/api-keys";
+import type { TSessionUser } from "@/lib/auth/session";
 import { prisma } from "@/lib/db";
 import type { TContent } from "@/lib/reports/content";
 import { createReport } from "@/lib/reports/create-report";
@@ -297,4 +300,61 @@ describe("complete reports for each FIU schema variant, checked by xmllint --sch
           result.xml.indexOf("<transaction_description>"),
         );
     });
+});
+
+describe("the FIU schema in Settings", () => {
+  it("takes an uploaded XSD, offers its lookups, refuses what is not a goAML schema, and goes back to generic", async () => {
+    const { clientId: cid } = await createTestClient({ features: ["reporting"], name: "schema upload" });
+    const admin: TSessionUser = {
+      id: "admin-1",
+      clientId: cid,
+      email: "a@x.test",
+      name: null,
+      role: "admin",
+    };
+    const reviewer: TSessionUser = { ...admin, id: "rev-1", role: "reviewer" };
+    await expect(setGoamlSchema(reviewer, { name: "x.xsd", xsd: enumerationVariant() })).rejects.toThrow();
+
+    const uploaded = await setGoamlSchema(admin, { name: "national-goaml.xsd", xsd: enumerationVariant() });
+    expect(uploaded).toMatchObject({ name: "national-goaml.xsd", generic: false, version: "5.0.1" });
+    expect(uploaded.lookups.contactType).toEqual([
+      { value: "PRV", label: "Private" },
+      { value: "BUS", label: "Business" },
+    ]);
+    expect(uploaded.indicators.map((i) => i.value)).toEqual(NATIONAL_INDICATORS.map(([v]) => v));
+    const settings = await getClientSettings(admin);
+    expect(settings.goaml.name).toBe("national-goaml.xsd");
+    expect(settings.reportingProfile).not.toHaveProperty("goamlSchemaXsd");
+    expect(
+      await prisma.auditLog.count({ where: { clientId: cid, action: "client.goaml_schema_changed" } }),
+    ).toBe(1);
+
+    // A profile save keeps the uploaded schema and takes only its codes.
+    await expect(
+      updateClientSettings(admin, { reportingProfile: { entityId: "9", codes: { contactType: "1" } } }),
+    ).rejects.toMatchObject({
+      details: ["/reportingProfile: Contact type 1 is not a code of national-goaml.xsd"],
+    });
+    await updateClientSettings(admin, { reportingProfile: { entityId: "9", codes: { contactType: "PRV" } } });
+    expect((await activeSchema(await profileOf(cid))).name).toBe("national-goaml.xsd");
+
+    for (const xsd of [
+      "<html><body>not a schema</body></html>",
+      "<xs:schema",
+      GENERIC_XSD.replace('name="report"', 'name="rapport"'),
+    ])
+      await expect(setGoamlSchema(admin, { name: "bad.xsd", xsd })).rejects.toMatchObject({
+        details: [expect.stringMatching(/^\/xsd: Not a goAML schema/)],
+      });
+    const broken = GENERIC_XSD.replace('type="country_type"', 'type="no_such_type"');
+    await expect(setGoamlSchema(admin, { name: "broken.xsd", xsd: broken })).rejects.toMatchObject({
+      details: [expect.stringMatching(/^\/xsd: libxml2 cannot compile this schema/)],
+    });
+    expect((await activeSchema(await profileOf(cid))).name).toBe("national-goaml.xsd");
+
+    await expect(resetGoamlSchema(admin)).resolves.toMatchObject({
+      name: GENERIC_SCHEMA_NAME,
+      generic: true,
+    });
+  });
 });
