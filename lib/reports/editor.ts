@@ -31,6 +31,19 @@ const isObj = (v: unknown): v is TObj => v !== null && typeof v === "object" && 
 
 const PARTY = /^t_(person|entity|account)/;
 
+// Words for the structural parts of a path inside a group ("" when the field's own label says enough).
+const PREFIXES: Record<string, string> = {
+  t_from_my_client: "Sender side",
+  t_from: "Sender side",
+  t_to_my_client: "Recipient side",
+  t_to: "Recipient side",
+  from_foreign_currency: "",
+  to_foreign_currency: "",
+  phones: "",
+  addresses: "Address",
+  signatory: "Signatory",
+};
+
 const ROLES: Record<string, string> = {
   from_person: "sender",
   from_account: "sender's account",
@@ -83,6 +96,13 @@ function inputFor(decl: TElementDecl): TEditorInput {
       ],
     };
   return { kind: "text", placeholder: describeType(type), maxLength: type.facets.maxLength };
+}
+
+function displayValue(value: TContentNode, decl: TElementDecl): string {
+  if (value === null) return "";
+  // xs:boolean also takes 1 and 0; the editor offers Yes and No.
+  if (decl.simple?.base === "boolean") return /^(true|1)$/.test(String(value)) ? "true" : "false";
+  return String(value);
 }
 
 /** Editor groups for a report's content under the active schema; `missing` is the report's incomplete list. */
@@ -213,15 +233,16 @@ export function buildEditor(content: TContent, schema: TGoamlSchema, missing: st
         .slice(0, -1)
         .map((part) => {
           const index = /\[(\d+)\]/.exec(part);
-          const name = fieldLabel(part.replace(/\[\d+\]/g, "").replace(/s$/, ""));
-          return index && Number(index[1]) > 0 ? `${name} ${Number(index[1]) + 1}` : name;
+          const key = part.replace(/\[\d+\]/g, "");
+          const name = PREFIXES[key] ?? fieldLabel(key);
+          return index && Number(index[1]) > 0 ? `${name || fieldLabel(key)} ${Number(index[1]) + 1}` : name;
         })
-        .filter((p) => !/^(Phone|T from my client|T to my client|T from|T to)$/.test(p));
+        .filter(Boolean);
       field = {
         id: `field-${group.id}-${rel.replace(/[^\w]+/g, "-")}`,
         label: [...prefix, fieldLabel(leaf.decl.name)].join(" · "),
         paths: [],
-        value: leaf.value === null ? "" : String(leaf.value),
+        value: displayValue(leaf.value, leaf.decl),
         required: leaf.decl.min >= 1,
         missing: isMissing,
         problem: leaf.value === null ? undefined : (checkStored(leaf.decl, leaf.value) ?? undefined),

@@ -39,10 +39,20 @@ export async function reportVerdict(
             : `${where}: ${p.message?.replace(/^.*? must be/, "must be") ?? "invalid"}`;
     return { path: p.path, text, fieldId: fieldFor(groups, p.path)?.field.id };
   });
+  // A grouped field missing in several places is one thing to fix.
+  const seen = new Map<string, TVerdictItem & { count: number }>();
+  for (const item of items) {
+    const key = `${item.fieldId ?? item.path}|${item.text}`;
+    const hit = seen.get(key);
+    if (hit) hit.count += 1;
+    else seen.set(key, { ...item, count: 1 });
+  }
   return {
     schemaName: check.schemaName,
     valid: check.valid,
-    items,
+    items: [...seen.values()].map(({ count, ...item }) =>
+      count > 1 ? { ...item, text: `${item.text} (in ${count} places)` } : item,
+    ),
     errors: check.errors,
     groups,
     xml: check.xml,
