@@ -47,6 +47,20 @@ function FieldInput({
       </select>
     );
   }
+  if (field.input.multiline)
+    return (
+      <textarea
+        id={field.id}
+        value={value}
+        rows={3}
+        disabled={disabled}
+        placeholder={field.input.placeholder}
+        onChange={(e) => onChange(e.target.value)}
+        className={`${inputClass} mt-1 ${tone}`}
+        data-testid="editor-input"
+        data-paths={field.paths.join(" ")}
+      />
+    );
   return (
     <input
       id={field.id}

@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState, useState } from "react";
+import { useActionState, useState, useTransition } from "react";
 import type { TActionState } from "@/app/(dashboard)/dashboard/reports/actions";
 import { Button, ErrorNote, inputClass } from "@/components/ui";
 import type { TEnumValue } from "@/lib/reports/goaml/schema";
@@ -35,7 +35,9 @@ export function IndicatorsForm({
   schemaName: string;
   disabled: boolean;
 }) {
-  const [state, formAction, pending] = useActionState(action, INITIAL);
+  // Submitted by hand: a form action would reset the DOM checkboxes behind React's back.
+  const [state, setState] = useState<TActionState>(INITIAL);
+  const [pending, start] = useTransition();
   const [chosen, setChosen] = useState<string[]>(selected);
   const [query, setQuery] = useState("");
   const known = new Set(codes.map((c) => c.value));
@@ -47,10 +49,16 @@ export function IndicatorsForm({
     setChosen((prev) => (on ? [...new Set([...prev, code])] : prev.filter((c) => c !== code)));
   const open = suggestions.filter((s) => !chosen.includes(s.code));
   return (
-    <form action={formAction} className="space-y-3" data-testid="indicators-form">
-      {chosen.map((code) => (
-        <input key={code} type="hidden" name="indicator" value={code} />
-      ))}
+    <form
+      className="space-y-3"
+      data-testid="indicators-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const form = new FormData();
+        for (const code of chosen) form.append("indicator", code);
+        start(async () => setState(await action(state, form)));
+      }}
+    >
       <div className="flex flex-wrap gap-1.5" data-testid="indicators-chosen">
         {chosen.length === 0 && <span className="text-sm text-amber-700">No indicator chosen yet.</span>}
         {chosen.map((code) => (

@@ -1,15 +1,16 @@
 import { type TContent, type TContentNode } from "@/lib/reports/content";
 import { checkStored, describeType, fieldLabel } from "@/lib/reports/goaml/check-value";
 import type { TElementDecl, TEnumValue, TGoamlSchema } from "@/lib/reports/goaml/schema";
-import { contentKey, wrappedItem } from "@/lib/reports/goaml/walk";
-import { elementsOf } from "@/lib/reports/goaml/schema";
+import { elementsOf, requiredElements } from "@/lib/reports/goaml/schema";
+import { contentKey, declAt, wrappedItem } from "@/lib/reports/goaml/walk";
 
 // The draft editor's model: the report's fields grouped by who or what they describe. A person, account or entity
 // that appears in several transactions (the same customer on every payout) is one group whose fields carry every
 // path where it appears, so a value is typed once and applied everywhere. Labels are words from the schema names.
 
 export type TEditorInput =
-  { kind: "select"; options: TEnumValue[] } | { kind: "text"; placeholder: string; maxLength?: number };
+  | { kind: "select"; options: TEnumValue[] }
+  | { kind: "text"; placeholder: string; maxLength?: number; multiline?: boolean };
 
 export type TEditorField = {
   /** DOM id, the target of the verdict's links. */
@@ -95,7 +96,8 @@ function inputFor(decl: TElementDecl): TEditorInput {
         { value: "false", label: "No" },
       ],
     };
-  return { kind: "text", placeholder: describeType(type), maxLength: type.facets.maxLength };
+  const long = type.base === "string" && (type.facets.maxLength ?? Infinity) > 255;
+  return { kind: "text", placeholder: describeType(type), maxLength: type.facets.maxLength, multiline: long };
 }
 
 function displayValue(value: TContentNode, decl: TElementDecl): string {
@@ -173,37 +175,26 @@ export function buildEditor(content: TContent, schema: TGoamlSchema, missing: st
     return best;
   };
 
-  const leaves: { path: string; value: TContentNode; decl: TElementDecl }[] = [];
-  const collect = (node: TContentNode | undefined, decl: TElementDecl, path: string) => {
+  const leaves: { path: string; value: TContentNode; decl: TElementDecl; required: boolean }[] = [];
+  const collect = (node: TContentNode | undefined, decl: TElementDecl, path: string, required: boolean) => {
     if (node === undefined) return;
     if (Array.isArray(node)) {
       const item = wrappedItem(decl) ?? decl;
-      node.forEach((v, i) => collect(v, item, `${path}[${i}]`));
+      node.forEach((v, i) => collect(v, item, `${path}[${i}]`, required));
     } else if (isObj(node)) {
+      const needed = requiredElements(decl.complex);
       for (const child of elementsOf(decl.complex)) {
         const key = contentKey(child.name);
-        collect(node[key], child, path ? `${path}.${key}` : key);
+        collect(node[key], child, path ? `${path}.${key}` : key, needed.includes(child.name));
       }
-    } else if (decl.simple) leaves.push({ path, value: node, decl });
+    } else if (decl.simple) leaves.push({ path, value: node, decl, required });
   };
-  collect(content, report, "");
+  collect(content, report, "", true);
   const missingSet = new Set(missing);
-  const declFor = (path: string): TElementDecl | undefined => {
-    let decl: TElementDecl | undefined = report;
-    for (const part of path.split(".")) {
-      const name = part.replace(/\[\d+\]/g, "");
-      const child: TElementDecl | undefined = elementsOf(decl?.complex).find(
-        (e) => contentKey(e.name) === name,
-      );
-      if (!child) return undefined;
-      decl = part.includes("[") ? (wrappedItem(child) ?? child) : child;
-    }
-    return decl;
-  };
   for (const path of missing)
     if (!leaves.some((l) => l.path === path)) {
-      const decl = declFor(path);
-      if (decl?.simple) leaves.push({ path, value: null, decl });
+      const decl = declAt(schema, path);
+      if (decl?.simple) leaves.push({ path, value: null, decl, required: true });
     }
 
   const groups = new Map<string, TEditorGroup>();
@@ -243,7 +234,7 @@ export function buildEditor(content: TContent, schema: TGoamlSchema, missing: st
         label: [...prefix, fieldLabel(leaf.decl.name)].join(" · "),
         paths: [],
         value: displayValue(leaf.value, leaf.decl),
-        required: leaf.decl.min >= 1,
+        required: leaf.required || isMissing,
         missing: isMissing,
         problem: leaf.value === null ? undefined : (checkStored(leaf.decl, leaf.value) ?? undefined),
         input: inputFor(leaf.decl),

@@ -106,7 +106,7 @@ export function describeType(type: TSimpleType): string {
     if (/currency/.test(type.name ?? "")) return `a currency code, for example ${example(type)}`;
     return `one of the schema's codes, for example ${example(type)}`;
   }
-  if (type.base === "dateTime") return "a date such as 1985-06-15 (or 1985-06-15T14:30:00)";
+  if (type.base === "dateTime") return "a date such as 1985-06-15";
   if (type.base === "date") return "a date such as 1985-06-15";
   if (type.base === "boolean") return "yes or no (true or false)";
   if (INTEGER.has(type.base)) return "a whole number, for example 1042";
