@@ -47,31 +47,19 @@ function FieldInput({
       </select>
     );
   }
-  if (field.input.multiline)
-    return (
-      <textarea
-        id={field.id}
-        value={value}
-        rows={3}
-        disabled={disabled}
-        placeholder={field.input.placeholder}
-        onChange={(e) => onChange(e.target.value)}
-        className={`${inputClass} mt-1 ${tone}`}
-        data-testid="editor-input"
-        data-paths={field.paths.join(" ")}
-      />
-    );
-  return (
-    <input
-      id={field.id}
-      value={value}
-      disabled={disabled}
-      placeholder={field.input.placeholder}
-      onChange={(e) => onChange(e.target.value)}
-      className={`${inputClass} mt-1 ${tone}`}
-      data-testid="editor-input"
-      data-paths={field.paths.join(" ")}
-    />
+  const common = {
+    id: field.id,
+    value,
+    disabled,
+    placeholder: field.input.placeholder,
+    className: `${inputClass} mt-1 ${tone}`,
+    "data-testid": "editor-input",
+    "data-paths": field.paths.join(" "),
+  };
+  return field.input.multiline ? (
+    <textarea {...common} rows={3} onChange={(e) => onChange(e.target.value)} />
+  ) : (
+    <input {...common} onChange={(e) => onChange(e.target.value)} />
   );
 }
 

@@ -2,6 +2,7 @@
 
 import { useActionState, useState, useTransition } from "react";
 import type { TActionState } from "@/app/(dashboard)/dashboard/reports/actions";
+import { CodeChecklist } from "@/components/reports/code-checklist";
 import { Button, ErrorNote, inputClass } from "@/components/ui";
 import type { TEnumValue } from "@/lib/reports/goaml/schema";
 import type { TIndicatorSuggestion } from "@/lib/reports/indicators";
@@ -39,12 +40,7 @@ export function IndicatorsForm({
   const [state, setState] = useState<TActionState>(INITIAL);
   const [pending, start] = useTransition();
   const [chosen, setChosen] = useState<string[]>(selected);
-  const [query, setQuery] = useState("");
   const known = new Set(codes.map((c) => c.value));
-  const q = query.trim().toLowerCase();
-  const shown = codes.filter(
-    (c) => !q || c.value.toLowerCase().includes(q) || (c.label ?? "").toLowerCase().includes(q),
-  );
   const toggle = (code: string, on: boolean) =>
     setChosen((prev) => (on ? [...new Set([...prev, code])] : prev.filter((c) => c !== code)));
   const open = suggestions.filter((s) => !chosen.includes(s.code));
@@ -110,36 +106,14 @@ export function IndicatorsForm({
       {codes.length === 0 ? (
         <p className="text-sm text-slate-500">{schemaName} lists no indicator codes.</p>
       ) : (
-        <>
-          <input
-            type="search"
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-            placeholder={`Search ${codes.length} indicator codes by code or description`}
-            className={inputClass}
-            disabled={disabled}
-            data-testid="indicator-search"
-          />
-          <div className="max-h-56 space-y-1 overflow-y-auto rounded-md border border-slate-200 p-2">
-            {shown.map((c) => (
-              <label key={c.value} className="flex items-start gap-2 text-sm">
-                <input
-                  type="checkbox"
-                  className="mt-0.5"
-                  checked={chosen.includes(c.value)}
-                  onChange={(e) => toggle(c.value, e.target.checked)}
-                  disabled={disabled}
-                  data-testid={`indicator-${c.value}`}
-                />
-                <span>
-                  <span className="font-mono">{c.value}</span>
-                  {c.label && c.label !== c.value && <span className="text-slate-600"> — {c.label}</span>}
-                </span>
-              </label>
-            ))}
-            {shown.length === 0 && <p className="text-sm text-slate-500">No code matches “{query}”.</p>}
-          </div>
-        </>
+        <CodeChecklist
+          codes={codes}
+          chosen={chosen}
+          onToggle={toggle}
+          disabled={disabled}
+          testIdPrefix="indicator"
+          noun="indicator codes"
+        />
       )}
       <div className="flex items-center gap-3">
         <Button type="submit" disabled={disabled || pending} data-testid="save-indicators">

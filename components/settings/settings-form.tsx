@@ -3,6 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { CodeChecklist } from "@/components/reports/code-checklist";
 import { Button, Card, ErrorNote, inputClass } from "@/components/ui";
 import { errorText, fetchJson } from "@/lib/admin/fetch-json";
 import type { TSettingsView } from "@/lib/admin/settings";
@@ -63,11 +64,6 @@ function IndicatorPicker({
   options: TEnumValue[];
   onChange: (v: string[]) => void;
 }) {
-  const [query, setQuery] = useState("");
-  const q = query.trim().toLowerCase();
-  const shown = options.filter(
-    (o) => !q || o.value.toLowerCase().includes(q) || (o.label ?? "").toLowerCase().includes(q),
-  );
   return (
     <details className="rounded-md border border-slate-200 px-3 py-2 text-sm">
       <summary className="cursor-pointer">
@@ -77,28 +73,13 @@ function IndicatorPicker({
           {value.length ? value.join(", ") : "no indicator"}
         </span>
       </summary>
-      <input
-        type="search"
-        className={`${inputClass} mt-2`}
-        placeholder="Search indicator codes"
-        value={query}
-        onChange={(e) => setQuery(e.target.value)}
-      />
-      <div className="mt-2 max-h-40 space-y-1 overflow-y-auto">
-        {shown.map((o) => (
-          <label key={o.value} className="flex items-start gap-2">
-            <input
-              type="checkbox"
-              className="mt-0.5"
-              checked={value.includes(o.value)}
-              onChange={(e) => onChange(toggle(value, o.value, e.target.checked))}
-            />
-            <span>
-              <span className="font-mono">{o.value}</span>
-              {o.label && o.label !== o.value && <span className="text-slate-600"> — {o.label}</span>}
-            </span>
-          </label>
-        ))}
+      <div className="mt-2">
+        <CodeChecklist
+          codes={options}
+          chosen={value}
+          onToggle={(code, on) => onChange(toggle(value, code, on))}
+          noun="indicator codes"
+        />
       </div>
     </details>
   );
