@@ -26,6 +26,8 @@ const field = (page: Page, groupTitle: string, label: string) =>
   group(page, groupTitle).locator(`[data-testid="editor-field"][data-label="${label}"]`);
 
 test.describe.serial("regulatory reports", () => {
+  // Long flows with full-page screenshots on a shared two-core machine.
+  test.describe.configure({ timeout: 180_000 });
   test("an officer corrects a wrongly typed value, fills the grouped customer once and gets a valid file", async ({
     page,
   }) => {
