@@ -197,6 +197,10 @@ test("an admin creates and revokes an API key, saves settings and adds a team me
   await page.reload();
   await expect(page.getByLabel("Reporting entity id")).toHaveValue("E2E-ENTITY-1");
   await expect(page.getByTestId("code-transmode-wallet")).toHaveValue("D");
+  await page
+    .getByTestId("goaml-schema")
+    .locator("..")
+    .screenshot({ path: "test-results/screens/settings-goaml.png" });
   await page.screenshot({ path: "test-results/screens/settings.png", fullPage: true });
 
   await page.goto("/dashboard/team");
