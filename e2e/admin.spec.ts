@@ -189,14 +189,18 @@ test("an admin creates and revokes an API key, saves settings and adds a team me
 
   await page.goto("/dashboard/settings");
   await page.getByLabel("Reporting entity id").fill("E2E-ENTITY-1");
-  // Add codes without removing the demo ones: the reports spec runs against the same seeded client.
-  const codes = page.getByLabel("Default indicator codes (comma-separated)");
-  const current = await codes.inputValue();
-  await codes.fill([current, "SAR01, SAR02"].filter(Boolean).join(", "));
+  // goAML codes are the active schema's lookups; wallets are not used by the demo reports the reports spec files.
+  await expect(page.getByTestId("goaml-schema-name")).toHaveText("Demo FIU goAML 5.0.1");
+  await page.getByTestId("code-transmode-wallet").selectOption("D");
   await page.getByRole("button", { name: "Save settings" }).click();
   await expect(page.getByText("Settings saved.")).toBeVisible();
   await page.reload();
   await expect(page.getByLabel("Reporting entity id")).toHaveValue("E2E-ENTITY-1");
+  await expect(page.getByTestId("code-transmode-wallet")).toHaveValue("D");
+  await page
+    .getByTestId("goaml-schema")
+    .locator("..")
+    .screenshot({ path: "test-results/screens/settings-goaml.png" });
   await page.screenshot({ path: "test-results/screens/settings.png", fullPage: true });
 
   await page.goto("/dashboard/team");

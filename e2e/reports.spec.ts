@@ -1,7 +1,13 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { demoFiuSchema } from "../lib/reports/demo-reports";
 import { DEMO } from "../prisma/seed";
 
-// The demo seed holds demo-report-1: an STR whose only gaps are the subject's birthdate and occupation.
+// The demo seed holds demo-report-1: an STR of two payouts by the same customer, Daniel Kamau, whose birthdate and
+// occupation are not on record. The client's goAML schema is the demo FIU's (generic 5.0.1 with its indicator list).
 const REPORT = "demo-report-1";
 const SCREENS = "test-results/screens";
 
@@ -14,13 +20,21 @@ async function signIn(page: Page, who: { email: string; password: string }) {
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
+const group = (page: Page, title: string) =>
+  page.locator(`[data-testid="editor-group"][data-group-title="${title}"]`);
+const field = (page: Page, groupTitle: string, label: string) =>
+  group(page, groupTitle).locator(`[data-testid="editor-field"][data-label="${label}"]`);
+
 test.describe.serial("regulatory reports", () => {
-  test("an officer completes a draft, edits its indicators and submits it for review", async ({ page }) => {
+  // Long flows with full-page screenshots on a shared two-core machine.
+  test.describe.configure({ timeout: 180_000 });
+  test("an officer corrects a wrongly typed value, fills the grouped customer once and gets a valid file", async ({
+    page,
+  }) => {
     await signIn(page, DEMO.officer);
     await page.getByRole("link", { name: "Reports" }).click();
     await expect(page).toHaveURL(/\/dashboard\/reports$/);
     await expect(page.getByTestId("report-row")).toHaveCount(2);
-    await page.screenshot({ path: `${SCREENS}/reports-list.png`, fullPage: true });
 
     // Server-side filters.
     await page.getByTestId("filter-type").selectOption("SAR");
@@ -32,45 +46,102 @@ test.describe.serial("regulatory reports", () => {
     await page.locator(`[data-report-id="${REPORT}"] a`).click();
     await expect(page).toHaveURL(new RegExp(`/dashboard/reports/${REPORT}$`));
     await expect(page.getByTestId("report-status")).toHaveAttribute("data-status", "draft");
-    const missing = page.getByTestId("missing-field");
-    await expect(missing).toHaveCount(4);
-    await expect(page.getByTestId("content-missing")).toHaveCount(4);
-    await expect(page.getByTestId("goaml-incomplete")).toBeVisible();
-    await page.screenshot({ path: `${SCREENS}/report-draft-missing-fields.png`, fullPage: true });
 
-    for (const input of await missing.all()) {
-      const path = (await input.getAttribute("data-path")) ?? "";
-      await input.fill(path.endsWith("birthdate") ? "1985-06-15T00:00:00" : "Market trader");
-    }
-    await page.getByTestId("save-fields").click();
-    await expect(page.getByTestId("no-missing-fields")).toBeVisible();
-    await expect(page.getByTestId("content-missing")).toHaveCount(0);
-    await expect(page.getByTestId("goaml-valid")).toBeVisible();
+    // One verdict: what is missing, in words, each a link to its field; no "valid" claim anywhere.
+    const verdict = page.getByTestId("goaml-verdict");
+    await expect(verdict).toHaveAttribute("data-valid", "false");
+    await expect(page.getByTestId("verdict-item")).toHaveText([
+      "Daniel Kamau · Date of birth is missing (in 2 places)",
+      "Daniel Kamau · Occupation is missing (in 2 places)",
+    ]);
+    await expect(page.getByTestId("goaml-valid")).toHaveCount(0);
+    await expect(page.getByTestId("transition-pending_review")).toBeDisabled();
+    await expect(page.getByTestId("review-blocked")).toContainText("Daniel Kamau · Date of birth is missing");
 
+    // The customer of both payouts is one group of fields.
+    await expect(group(page, "Daniel Kamau")).toHaveCount(1);
+    await expect(group(page, "Daniel Kamau").getByTestId("group-where")).toHaveText(
+      "Appears 2 times: Transaction 1 · sender; Transaction 2 · sender",
+    );
+    await page.screenshot({ path: `${SCREENS}/report-draft-verdict.png`, fullPage: true });
+    await page.screenshot({ path: `${SCREENS}/report-draft-top.png` });
+    await group(page, "Daniel Kamau").screenshot({ path: `${SCREENS}/report-draft-customer-group.png` });
+
+    // A wrongly typed amount is refused in words and nothing is stored; the value stays there to be corrected.
+    const amount = field(page, "Transaction 1 (demo-report-tx-1)", "Amount in local currency").getByTestId(
+      "editor-input",
+    );
+    await expect(amount).toHaveValue("95000");
+    await amount.fill("abc");
+    await group(page, "Transaction 1 (demo-report-tx-1)").getByTestId("save-group").click();
+    await expect(
+      field(page, "Transaction 1 (demo-report-tx-1)", "Amount in local currency").getByTestId("field-error"),
+    ).toHaveText("Amount in local currency must be a number such as 1250.50 (digits, one decimal point)");
+    await expect(group(page, "Transaction 1 (demo-report-tx-1)").getByTestId("error-note")).toContainText(
+      "Nothing was saved",
+    );
+    await expect(amount).toHaveValue("abc");
+    await group(page, "Transaction 1 (demo-report-tx-1)").screenshot({
+      path: `${SCREENS}/report-wrong-value-refused.png`,
+    });
+    await amount.fill("95000.00");
+    await group(page, "Transaction 1 (demo-report-tx-1)").getByTestId("save-group").click();
+    await expect(group(page, "Transaction 1 (demo-report-tx-1)").getByTestId("group-saved")).toBeVisible();
+    await expect(amount).toHaveValue("95000.00");
+
+    // The grouped customer: a date in the wrong form is refused, then both fields are typed once for both payouts.
+    await page.getByRole("link", { name: "Daniel Kamau · Date of birth is missing (in 2 places)" }).click();
+    const birth = field(page, "Daniel Kamau", "Date of birth").getByTestId("editor-input");
+    await expect(birth).toBeInViewport();
+    await birth.fill("15/06/1985");
+    await field(page, "Daniel Kamau", "Occupation").getByTestId("editor-input").fill("Market trader");
+    await group(page, "Daniel Kamau").getByTestId("save-group").click();
+    await expect(field(page, "Daniel Kamau", "Date of birth").getByTestId("field-error")).toHaveText(
+      "Date of birth must be a date such as 1985-06-15",
+    );
+    await birth.fill("1985-06-15");
+    await expect(group(page, "Daniel Kamau").getByTestId("save-group")).toHaveText("Save (applies to all 2)");
+    await group(page, "Daniel Kamau").getByTestId("save-group").click();
+
+    await expect(verdict).toHaveAttribute("data-valid", "true");
+    await expect(page.getByTestId("goaml-valid")).toHaveText("Valid against Demo FIU goAML 5.0.1.");
+    await expect(page.getByTestId("verdict-item")).toHaveCount(0);
+    await expect(birth).toHaveValue("1985-06-15T00:00:00");
+    // Filled fields stay editable in a draft.
+    await expect(field(page, "Daniel Kamau", "Nationality").getByTestId("editor-input")).toBeEnabled();
+
+    // Indicators: the schema's list, searchable, with the fired rules' suggestions.
+    await expect(page.getByTestId("indicator-suggestions")).toContainText("STR-PROFILE");
+    await page.getByTestId("suggest-STR-PROFILE").click();
+    await page.getByTestId("indicator-search").fill("rapid");
+    await expect(page.locator('[data-testid^="indicator-STR-"]')).toHaveCount(1);
     await page.getByTestId("indicator-STR-RAPID").check();
     await page.getByTestId("save-indicators").click();
     await expect(page.getByTestId("indicators-saved")).toBeVisible();
     await expect(page.getByTestId("report-content")).toContainText("STR-RAPID");
-    await page.screenshot({ path: `${SCREENS}/report-completed.png`, fullPage: true });
+    await expect(verdict).toHaveAttribute("data-valid", "true");
+    await page.screenshot({ path: `${SCREENS}/report-valid.png`, fullPage: true });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: `${SCREENS}/report-valid-top.png` });
 
     await page.getByTestId("transition-pending_review").click();
     await expect(page.getByTestId("report-status")).toHaveAttribute("data-status", "pending_review");
     await expect(page.getByTestId("prepared-by")).toHaveText(DEMO.officer.email);
 
-    // Four-eyes: the preparer cannot file it.
-    await expect(page.getByTestId("four-eyes-note")).toBeVisible();
-    await page.getByTestId("fiu-reference").fill("FIU-SELF-1");
-    await page.getByTestId("transition-submitted").click();
-    await expect(page.getByTestId("error-note")).toContainText("cannot file it");
+    // Four-eyes: File is disabled for the preparer, with the reason in full.
+    await expect(page.getByTestId("transition-submitted")).toBeDisabled();
+    await expect(page.getByTestId("four-eyes-note")).toHaveText(
+      "You prepared this report and sent it for review, so you cannot file it yourself: the four-eyes rule needs another reporting officer to check and file it",
+    );
+    // (A filing posted anyway is refused and audited: tests/integration/reports-goaml.test.ts.)
     await page.reload();
     await expect(page.getByTestId("report-status")).toHaveAttribute("data-status", "pending_review");
     await expect(page.getByTestId("fiu-reference-number")).toHaveText("—");
-    await page.screenshot({ path: `${SCREENS}/report-pending-review-four-eyes.png`, fullPage: true });
+    await page.getByTestId("four-eyes-note").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SCREENS}/report-pending-review-four-eyes.png` });
   });
 
-  test("a second officer files it with an FIU reference and downloads the validated goAML XML", async ({
-    page,
-  }) => {
+  test("a second officer files it and downloads the goAML XML, which xmllint accepts", async ({ page }) => {
     await signIn(page, DEMO.officer2);
     await page.goto(`/dashboard/reports/${REPORT}`);
     await expect(page.getByTestId("four-eyes-note")).toHaveCount(0);
@@ -87,12 +158,37 @@ test.describe.serial("regulatory reports", () => {
     const xml = await download.text();
     expect(xml).toContain("<report_code>STR</report_code>");
     expect(xml).toContain("<indicator>STR-RAPID</indicator>");
+    expect(xml).toContain("<amount_local>95000.00</amount_local>");
+    expect(xml.match(/<birthdate>1985-06-15T00:00:00<\/birthdate>/g)).toHaveLength(2);
+    const dir = mkdtempSync(path.join(tmpdir(), "e2e-goaml-"));
+    writeFileSync(path.join(dir, "schema.xsd"), demoFiuSchema());
+    writeFileSync(path.join(dir, "report.xml"), xml);
+    execFileSync(
+      "/usr/bin/xmllint",
+      ["--noout", "--schema", path.join(dir, "schema.xsd"), path.join(dir, "report.xml")],
+      {
+        stdio: "pipe",
+      },
+    );
 
     await page.reload();
     await expect(page.getByTestId("audit-chain")).toHaveAttribute("data-valid", "true");
-    await expect(page.locator('[data-testid="audit-entry"][data-action="goaml_downloaded"]')).toHaveCount(1);
+    // The audit view shows changes by default; reads and downloads are a filter away.
     await expect(page.locator('[data-testid="audit-entry"][data-action="status_changed"]')).toHaveCount(2);
-    await page.screenshot({ path: `${SCREENS}/report-submitted.png`, fullPage: true });
+    await expect(page.locator('[data-testid="audit-entry"][data-action="read"]')).toHaveCount(0);
+    await page
+      .getByTestId("audit-filter")
+      .locator("../..")
+      .screenshot({
+        path: `${SCREENS}/report-audit-changes.png`,
+      });
+    await page.getByTestId("audit-filter-reads").click();
+    await expect(page.locator('[data-testid="audit-entry"][data-action="goaml_downloaded"]')).toHaveCount(1);
+    await expect(page.locator('[data-testid="audit-entry"][data-action="status_changed"]')).toHaveCount(0);
+    await page
+      .getByTestId("audit-filter")
+      .locator("../..")
+      .screenshot({ path: `${SCREENS}/report-audit-reads.png` });
 
     await page.goto("/dashboard/reports?status=submitted");
     await expect(page.getByTestId("report-row")).toHaveCount(1);
@@ -105,7 +201,6 @@ test.describe.serial("regulatory reports", () => {
     await page.goto("/dashboard/reports");
     await expect(page).toHaveURL(/\/dashboard\/forbidden/);
     await expect(page.getByTestId("forbidden")).toBeVisible();
-    await page.screenshot({ path: `${SCREENS}/reports-forbidden-reviewer.png`, fullPage: true });
     await page.goto(`/dashboard/reports/${REPORT}`);
     await expect(page).toHaveURL(/\/dashboard\/forbidden/);
     expect((await page.request.get(`/api/reports/${REPORT}/goaml`)).status()).toBe(403);

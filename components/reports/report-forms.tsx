@@ -1,8 +1,11 @@
 "use client";
 
-import { useActionState } from "react";
+import { useActionState, useState, useTransition } from "react";
 import type { TActionState } from "@/app/(dashboard)/dashboard/reports/actions";
+import { CodeChecklist } from "@/components/reports/code-checklist";
 import { Button, ErrorNote, inputClass } from "@/components/ui";
+import type { TEnumValue } from "@/lib/reports/goaml/schema";
+import type { TIndicatorSuggestion } from "@/lib/reports/indicators";
 
 type TAction = (prev: TActionState, form: FormData) => Promise<TActionState>;
 const INITIAL: TActionState = { ok: false, error: null, message: null };
@@ -18,97 +21,100 @@ function Outcome({ state, testId }: { state: TActionState; testId: string }) {
   return null;
 }
 
-function hint(path: string): string {
-  if (/(birthdate|date)$/.test(path)) return "YYYY-MM-DDT00:00:00";
-  if (/(country|nationality1|residence|country_code)$/.test(path)) return "ISO country code, e.g. KE";
-  if (/currency/.test(path)) return "ISO currency code";
-  return "";
-}
-
-export function MissingFieldsForm({
-  action,
-  paths,
-  disabled,
-}: {
-  action: TAction;
-  paths: string[];
-  disabled: boolean;
-}) {
-  const [state, formAction, pending] = useActionState(action, INITIAL);
-  if (paths.length === 0)
-    return (
-      <p className="text-sm text-emerald-700" data-testid="no-missing-fields">
-        Nothing is missing for a valid goAML file.
-      </p>
-    );
-  return (
-    <form action={formAction} className="space-y-3" data-testid="missing-fields-form">
-      {paths.map((path) => (
-        <label key={path} className="block text-sm">
-          <span className="font-mono text-xs text-red-700">{path}</span>
-          <input
-            name={`field:${path}`}
-            data-testid="missing-field"
-            data-path={path}
-            placeholder={hint(path)}
-            disabled={disabled}
-            className={`${inputClass} mt-1 border-red-300 bg-red-50/40`}
-          />
-        </label>
-      ))}
-      <div className="flex items-center gap-3">
-        <Button type="submit" disabled={disabled || pending} data-testid="save-fields">
-          Save fields
-        </Button>
-        <Outcome state={state} testId="fields-saved" />
-      </div>
-    </form>
-  );
-}
-
 export function IndicatorsForm({
   action,
   codes,
   selected,
+  suggestions,
+  schemaName,
   disabled,
 }: {
   action: TAction;
-  codes: string[];
+  codes: TEnumValue[];
   selected: string[];
+  suggestions: TIndicatorSuggestion[];
+  schemaName: string;
   disabled: boolean;
 }) {
-  const [state, formAction, pending] = useActionState(action, INITIAL);
-  const free = selected.filter((s) => !codes.includes(s));
+  // Submitted by hand: a form action would reset the DOM checkboxes behind React's back.
+  const [state, setState] = useState<TActionState>(INITIAL);
+  const [pending, start] = useTransition();
+  const [chosen, setChosen] = useState<string[]>(selected);
+  const known = new Set(codes.map((c) => c.value));
+  const toggle = (code: string, on: boolean) =>
+    setChosen((prev) => (on ? [...new Set([...prev, code])] : prev.filter((c) => c !== code)));
+  const open = suggestions.filter((s) => !chosen.includes(s.code));
   return (
-    <form action={formAction} className="space-y-3" data-testid="indicators-form">
-      <div className="flex flex-wrap gap-x-4 gap-y-2">
-        {codes.map((code) => (
-          <label key={code} className="flex items-center gap-1.5 text-sm">
-            <input
-              type="checkbox"
-              name="indicator"
-              value={code}
-              defaultChecked={selected.includes(code)}
-              disabled={disabled}
-              data-testid={`indicator-${code}`}
-            />
+    <form
+      className="space-y-3"
+      data-testid="indicators-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const form = new FormData();
+        for (const code of chosen) form.append("indicator", code);
+        start(async () => setState(await action(state, form)));
+      }}
+    >
+      <div className="flex flex-wrap gap-1.5" data-testid="indicators-chosen">
+        {chosen.length === 0 && <span className="text-sm text-amber-700">No indicator chosen yet.</span>}
+        {chosen.map((code) => (
+          <span
+            key={code}
+            className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs ${
+              known.has(code) ? "bg-brand-50 text-brand-700" : "bg-red-50 text-red-700"
+            }`}
+          >
             <span className="font-mono">{code}</span>
-          </label>
+            {!known.has(code) && <span>(not in {schemaName})</span>}
+            {!disabled && (
+              <button
+                type="button"
+                aria-label={`Remove ${code}`}
+                className="ml-0.5 text-slate-500 hover:text-red-700"
+                onClick={() => toggle(code, false)}
+              >
+                ×
+              </button>
+            )}
+          </span>
         ))}
-        {codes.length === 0 && (
-          <p className="text-sm text-slate-500">No indicator code list in the reporting profile.</p>
-        )}
       </div>
-      <label className="block text-sm">
-        <span className="text-slate-600">Other codes (comma-separated)</span>
-        <input
-          name="freeIndicators"
-          defaultValue={free.join(", ")}
+      {open.length > 0 && (
+        <div className="rounded-md bg-sky-50 p-2 text-sm" data-testid="indicator-suggestions">
+          <p className="mb-1 text-xs font-medium text-sky-800">Suggested by the rules that fired</p>
+          {open.map((s) => (
+            <div key={s.code} className="flex items-center justify-between gap-2">
+              <span>
+                <span className="font-mono">{s.code}</span>
+                {s.label && <span className="text-slate-600"> — {s.label}</span>}
+                <span className="text-xs text-slate-500"> ({s.ruleIds.join(", ")})</span>
+              </span>
+              {!disabled && (
+                <button
+                  type="button"
+                  className="text-xs font-medium text-brand-700 hover:underline"
+                  onClick={() => toggle(s.code, true)}
+                  data-testid={`suggest-${s.code}`}
+                >
+                  Add
+                </button>
+              )}
+            </div>
+          ))}
+        </div>
+      )}
+      {codes.length === 0 ? (
+        <p className="text-sm text-slate-500">{schemaName} lists no indicator codes.</p>
+      ) : (
+        <CodeChecklist
+          codes={codes}
+          chosen={chosen}
+          onToggle={toggle}
           disabled={disabled}
-          className={`${inputClass} mt-1`}
-          data-testid="free-indicators"
+          testIdPrefix="indicator"
+          noun="indicator codes"
         />
-      </label>
+      )}
       <div className="flex items-center gap-3">
         <Button type="submit" disabled={disabled || pending} data-testid="save-indicators">
           Save indicators
@@ -132,10 +138,16 @@ export function WorkflowPanel({
   action,
   next,
   disabled,
+  fileBlockedReason,
+  reviewBlockedReasons,
 }: {
   action: TAction;
   next: string[];
   disabled: boolean;
+  /** Why this officer may not file (four-eyes), shown in full beside the disabled button. */
+  fileBlockedReason: string | null;
+  /** Why the report cannot go to review yet (the verdict's items). */
+  reviewBlockedReasons: string[];
 }) {
   const [state, formAction, pending] = useActionState(action, INITIAL);
   if (next.length === 0) return <p className="text-sm text-slate-500">No further transitions.</p>;
@@ -154,10 +166,36 @@ export function WorkflowPanel({
               data-testid="fiu-reference"
             />
           </label>
-          <Button type="submit" disabled={disabled || pending} data-testid="transition-submitted">
+          <Button
+            type="submit"
+            disabled={disabled || pending || !!fileBlockedReason}
+            title={fileBlockedReason ?? undefined}
+            data-testid="transition-submitted"
+          >
             File with FIU
           </Button>
+          {fileBlockedReason && (
+            <p
+              className="basis-full rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800"
+              data-testid="four-eyes-note"
+            >
+              {fileBlockedReason}
+            </p>
+          )}
         </form>
+      )}
+      {next.includes("pending_review") && reviewBlockedReasons.length > 0 && (
+        <div className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800" data-testid="review-blocked">
+          <p className="font-medium">Submit for review needs a file that validates. Still to do:</p>
+          <ul className="mt-1 list-disc pl-5">
+            {reviewBlockedReasons.slice(0, 8).map((r) => (
+              <li key={r}>{r}</li>
+            ))}
+            {reviewBlockedReasons.length > 8 && (
+              <li>and {reviewBlockedReasons.length - 8} more (see above)</li>
+            )}
+          </ul>
+        </div>
       )}
       <div className="flex flex-wrap gap-2">
         {next
@@ -168,7 +206,7 @@ export function WorkflowPanel({
               <Button
                 type="submit"
                 variant={to === "archived" ? "secondary" : "primary"}
-                disabled={disabled || pending}
+                disabled={disabled || pending || (to === "pending_review" && reviewBlockedReasons.length > 0)}
                 data-testid={`transition-${to}`}
               >
                 {LABELS[to] ?? to}

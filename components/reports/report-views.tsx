@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { Badge, formatTime, Table, Td } from "@/components/ui";
-import type { TAuditEntryOut, TReportStatus } from "@/lib/reports/schemas";
+import { Badge } from "@/components/ui";
+import type { TReportStatus } from "@/lib/reports/schemas";
 
 const STATUS_TONES: Record<TReportStatus, "slate" | "green" | "red" | "amber" | "blue"> = {
   draft: "slate",
@@ -65,34 +65,5 @@ export function ContentTree({ node, path = "" }: { node: TNode; path?: string })
         );
       })}
     </ul>
-  );
-}
-
-export function AuditTable({
-  entries,
-  actors,
-}: {
-  entries: TAuditEntryOut[];
-  actors: Record<string, string>;
-}) {
-  return (
-    <Table head={["#", "When", "Who", "Action", "Changes", "Hash"]}>
-      {[...entries].reverse().map((e) => (
-        <tr key={e.seq} data-testid="audit-entry" data-action={e.action}>
-          <Td>{e.seq}</Td>
-          <Td>{formatTime(e.at)}</Td>
-          <Td>
-            {e.actorType === "dashboard"
-              ? (actors[e.actorId ?? ""] ?? e.actorId)
-              : `${e.actorType}${e.actorId && e.actorId !== "api" ? ` (${e.actorId.slice(0, 8)})` : ""}`}
-          </Td>
-          <Td>{e.action.replace("_", " ")}</Td>
-          <Td className="max-w-md whitespace-normal break-all font-mono text-xs">
-            {e.changes ? JSON.stringify(e.changes) : ""}
-          </Td>
-          <Td className="font-mono text-xs text-slate-500">{e.hash.slice(0, 12)}…</Td>
-        </tr>
-      ))}
-    </Table>
   );
 }

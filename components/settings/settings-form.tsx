@@ -1,11 +1,150 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { CodeChecklist } from "@/components/reports/code-checklist";
 import { Button, Card, ErrorNote, inputClass } from "@/components/ui";
 import { errorText, fetchJson } from "@/lib/admin/fetch-json";
 import type { TSettingsView } from "@/lib/admin/settings";
 import type { TReportingProfile } from "@/lib/clients/schemas";
+import type { TEnumValue } from "@/lib/reports/goaml/schema";
+
+const PAYMENT_METHODS = ["default", "bank", "card", "wallet", "crypto"] as const;
+const REPORT_TYPES = ["STR", "SAR", "CTR", "IFTR", "Other"] as const;
+
+/** A lookup code of the active goAML schema, shown with its label; a stored code the schema lacks is flagged. */
+function CodeSelect({
+  label,
+  value,
+  options,
+  onChange,
+  testId,
+}: {
+  label: string;
+  value: string | undefined;
+  options: TEnumValue[];
+  onChange: (v: string) => void;
+  testId?: string;
+}) {
+  const unknown = !!value && !options.some((o) => o.value === value);
+  return (
+    <label className="text-xs font-medium text-slate-600">
+      {label}
+      <select
+        className={`${inputClass} ${unknown ? "border-red-400 bg-red-50" : ""}`}
+        value={value ?? ""}
+        onChange={(e) => onChange(e.target.value)}
+        data-testid={testId}
+      >
+        <option value="">— not set —</option>
+        {unknown && <option value={value}>{value} (not in the active schema)</option>}
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label && o.label !== o.value ? `${o.value} — ${o.label}` : o.value}
+          </option>
+        ))}
+      </select>
+      {unknown && (
+        <span className="text-xs font-normal text-red-700">Choose a code of the active schema.</span>
+      )}
+    </label>
+  );
+}
+
+/** Indicator codes a rule suggests, picked from the schema's list. */
+function IndicatorPicker({
+  rule,
+  value,
+  options,
+  onChange,
+}: {
+  rule: { ruleId: string; name: string };
+  value: string[];
+  options: TEnumValue[];
+  onChange: (v: string[]) => void;
+}) {
+  return (
+    <details className="rounded-md border border-slate-200 px-3 py-2 text-sm">
+      <summary className="cursor-pointer">
+        <span className="font-mono text-xs">{rule.ruleId}</span>{" "}
+        <span className="text-slate-600">{rule.name}</span>
+        <span className="ml-2 text-xs text-brand-700">
+          {value.length ? value.join(", ") : "no indicator"}
+        </span>
+      </summary>
+      <div className="mt-2">
+        <CodeChecklist
+          codes={options}
+          chosen={value}
+          onToggle={(code, on) => onChange(toggle(value, code, on))}
+          noun="indicator codes"
+        />
+      </div>
+    </details>
+  );
+}
+
+function SchemaUpload({ goaml }: { goaml: TSettingsView["goaml"] }) {
+  const router = useRouter();
+  const upload = useMutation({
+    mutationFn: async (file: File | null) => {
+      const res = await fetch(
+        file
+          ? `/dashboard-api/settings/goaml-schema?name=${encodeURIComponent(file.name)}`
+          : "/dashboard-api/settings/goaml-schema",
+        file
+          ? { method: "PUT", headers: { "content-type": "application/xml" }, body: await file.text() }
+          : { method: "DELETE" },
+      );
+      const json = (await res.json()) as { error?: { message: string; details?: string[] } };
+      if (!res.ok) throw new Error(json.error?.details?.join("; ") ?? json.error?.message ?? "Upload failed");
+    },
+    onSuccess: () => router.refresh(),
+  });
+  return (
+    <div className="mb-4 rounded-md bg-slate-50 p-3 text-sm" data-testid="goaml-schema">
+      <p>
+        Active goAML schema: <strong data-testid="goaml-schema-name">{goaml.name}</strong>
+        {goaml.version && <span className="text-slate-500"> (version {goaml.version})</span>} ·{" "}
+        {goaml.indicators.length} indicator codes, {goaml.lookups.country.length} countries,{" "}
+        {goaml.lookups.transmode.length} transmission modes
+      </p>
+      <p className="mt-1 text-xs text-slate-500">
+        Reports are written in this schema&apos;s element order, checked against its types and lookups, and
+        validated against it before anyone can download or file them.
+      </p>
+      <div className="mt-2 flex flex-wrap items-center gap-3">
+        <label className="text-xs font-medium text-slate-600">
+          Upload the FIU&apos;s XSD
+          <input
+            type="file"
+            accept=".xsd,application/xml,text/xml"
+            className="mt-1 block text-sm"
+            data-testid="goaml-schema-file"
+            onChange={(e) => {
+              const file = e.target.files?.[0];
+              if (file) upload.mutate(file);
+              e.target.value = "";
+            }}
+          />
+        </label>
+        {!goaml.generic && (
+          <Button type="button" variant="secondary" onClick={() => upload.mutate(null)}>
+            Use the generic goAML 5.0.1 schema
+          </Button>
+        )}
+        {upload.isPending && <span className="text-xs text-slate-500">Checking the schema…</span>}
+      </div>
+      {upload.isError && <ErrorNote>{upload.error.message}</ErrorNote>}
+      {upload.isSuccess && (
+        <p role="status" className="mt-1 text-sm text-emerald-700">
+          Schema saved.
+        </p>
+      )}
+    </div>
+  );
+}
 
 function toggle(list: string[], value: string, on: boolean): string[] {
   return on ? [...new Set([...list, value])] : list.filter((x) => x !== value);
@@ -39,7 +178,10 @@ export function SettingsForm({ initial }: { initial: TSettingsView }) {
   const [features, setFeatures] = useState(initial.features);
   const [actions, setActions] = useState(initial.actions);
   const [profile, setProfile] = useState<TReportingProfile>(initial.reportingProfile);
-  const [indicators, setIndicators] = useState((initial.reportingProfile.indicatorCodes ?? []).join(", "));
+  const [mapping, setMapping] = useState<Record<string, string[]>>(
+    initial.reportingProfile.indicatorMapping ?? {},
+  );
+  const lookups = initial.goaml.lookups;
   const save = useMutation({
     mutationFn: () =>
       fetchJson<TSettingsView>("/dashboard-api/settings", {
@@ -56,10 +198,15 @@ export function SettingsForm({ initial }: { initial: TSettingsView }) {
             }),
             reportingPerson: compact(profile.reportingPerson),
             location: compact(profile.location),
-            indicatorCodes: indicators
-              .split(",")
-              .map((s) => s.trim())
-              .filter(Boolean),
+            codes: compact({
+              submissionCode: profile.codes?.submissionCode,
+              contactType: profile.codes?.contactType,
+              communicationType: profile.codes?.communicationType,
+              fundsCode: profile.codes?.fundsCode,
+              transmode: compact(profile.codes?.transmode),
+              reportCode: compact(profile.codes?.reportCode),
+            }),
+            indicatorMapping: Object.fromEntries(Object.entries(mapping).filter(([, v]) => v.length > 0)),
           },
         },
       }),
@@ -68,6 +215,9 @@ export function SettingsForm({ initial }: { initial: TSettingsView }) {
     setProfile((p) => ({ ...p, reportingPerson: { ...p.reportingPerson, [k]: v } }));
   const setLocation = (k: string, v: string) =>
     setProfile((p) => ({ ...p, location: { ...p.location, [k]: v } }));
+  const setCode = (k: string, v: string) => setProfile((p) => ({ ...p, codes: { ...p.codes, [k]: v } }));
+  const setCodeMap = (k: "transmode" | "reportCode", key: string, v: string) =>
+    setProfile((p) => ({ ...p, codes: { ...p.codes, [k]: { ...p.codes?.[k], [key]: v } } }));
 
   return (
     <form
@@ -109,6 +259,7 @@ export function SettingsForm({ initial }: { initial: TSettingsView }) {
         </div>
       </Card>
       <Card title="Reporting profile (goAML)">
+        <SchemaUpload goaml={initial.goaml} />
         <div className="grid grid-cols-1 gap-3 md:grid-cols-3">
           <Text
             label="Reporting entity id"
@@ -125,30 +276,122 @@ export function SettingsForm({ initial }: { initial: TSettingsView }) {
             value={profile.branch}
             onChange={(v) => setProfile({ ...profile, branch: v })}
           />
-          <Text
-            label="Local currency (ISO)"
+          <CodeSelect
+            label="Local currency"
             value={profile.currencyCodeLocal}
-            onChange={(v) => setProfile({ ...profile, currencyCodeLocal: v.toUpperCase() })}
+            options={lookups.currency}
+            onChange={(v) => setProfile({ ...profile, currencyCodeLocal: v || undefined })}
           />
         </div>
         <h3 className="mb-2 mt-4 text-xs font-semibold uppercase text-slate-500">Reporting person</h3>
         <div className="grid grid-cols-1 gap-3 md:grid-cols-3">
-          {(["firstName", "lastName", "title", "email", "phone", "occupation"] as const).map((k) => (
-            <Text key={k} label={k} value={profile.reportingPerson?.[k]} onChange={(v) => setPerson(k, v)} />
+          {(
+            [
+              ["firstName", "First name"],
+              ["lastName", "Last name"],
+              ["title", "Title"],
+              ["email", "Email"],
+              ["phone", "Phone (+country code)"],
+              ["occupation", "Occupation"],
+            ] as const
+          ).map(([k, label]) => (
+            <Text
+              key={k}
+              label={label}
+              value={profile.reportingPerson?.[k]}
+              onChange={(v) => setPerson(k, v)}
+            />
           ))}
         </div>
-        <h3 className="mb-2 mt-4 text-xs font-semibold uppercase text-slate-500">Location</h3>
+        <h3 className="mb-2 mt-4 text-xs font-semibold uppercase text-slate-500">Reporting location</h3>
         <div className="grid grid-cols-1 gap-3 md:grid-cols-3">
-          {(["addressType", "address", "city", "zip", "state", "countryCode"] as const).map((k) => (
-            <Text key={k} label={k} value={profile.location?.[k]} onChange={(v) => setLocation(k, v)} />
+          <CodeSelect
+            label="Address type"
+            value={profile.location?.addressType}
+            options={lookups.contactType}
+            onChange={(v) => setLocation("addressType", v)}
+          />
+          {(
+            [
+              ["address", "Street address"],
+              ["city", "City"],
+              ["zip", "Postal code"],
+              ["state", "State or region"],
+            ] as const
+          ).map(([k, label]) => (
+            <Text key={k} label={label} value={profile.location?.[k]} onChange={(v) => setLocation(k, v)} />
+          ))}
+          <CodeSelect
+            label="Country"
+            value={profile.location?.countryCode}
+            options={lookups.country}
+            onChange={(v) => setLocation("countryCode", v)}
+          />
+        </div>
+        <h3 className="mb-2 mt-4 text-xs font-semibold uppercase text-slate-500">goAML codes</h3>
+        <div className="grid grid-cols-1 gap-3 md:grid-cols-4">
+          <CodeSelect
+            label="Submission code"
+            value={profile.codes?.submissionCode}
+            options={lookups.submissionCode}
+            onChange={(v) => setCode("submissionCode", v)}
+          />
+          <CodeSelect
+            label="Contact type (phones, addresses)"
+            value={profile.codes?.contactType}
+            options={lookups.contactType}
+            onChange={(v) => setCode("contactType", v)}
+            testId="code-contactType"
+          />
+          <CodeSelect
+            label="Phone communication type"
+            value={profile.codes?.communicationType}
+            options={lookups.communicationType}
+            onChange={(v) => setCode("communicationType", v)}
+          />
+          <CodeSelect
+            label="Funds code"
+            value={profile.codes?.fundsCode}
+            options={lookups.fundsCode}
+            onChange={(v) => setCode("fundsCode", v)}
+          />
+          {PAYMENT_METHODS.map((m) => (
+            <CodeSelect
+              key={m}
+              label={`Transmission mode: ${m === "default" ? "any other method" : m}`}
+              value={profile.codes?.transmode?.[m]}
+              options={lookups.transmode}
+              onChange={(v) => setCodeMap("transmode", m, v)}
+              testId={`code-transmode-${m}`}
+            />
+          ))}
+          {REPORT_TYPES.map((t) => (
+            <CodeSelect
+              key={t}
+              label={`Report code for ${t}`}
+              value={profile.codes?.reportCode?.[t]}
+              options={lookups.reportCode}
+              onChange={(v) => setCodeMap("reportCode", t, v)}
+            />
           ))}
         </div>
-        <div className="mt-4">
-          <Text
-            label="Default indicator codes (comma-separated)"
-            value={indicators}
-            onChange={setIndicators}
-          />
+        <h3 className="mb-2 mt-4 text-xs font-semibold uppercase text-slate-500">
+          Indicators suggested by rules
+        </h3>
+        <p className="mb-2 text-xs text-slate-500">
+          When a rule has fired on a report&apos;s transactions, its indicators are suggested on the report.
+        </p>
+        <div className="space-y-1.5" data-testid="indicator-mapping">
+          {initial.rules.map((r) => (
+            <IndicatorPicker
+              key={r.ruleId}
+              rule={r}
+              value={mapping[r.ruleId] ?? []}
+              options={initial.goaml.indicators}
+              onChange={(v) => setMapping((m) => ({ ...m, [r.ruleId]: v }))}
+            />
+          ))}
+          {initial.rules.length === 0 && <p className="text-sm text-slate-500">No rules yet.</p>}
         </div>
       </Card>
       {save.isError && <ErrorNote>{errorText(save.error)}</ErrorNote>}

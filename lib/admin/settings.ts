@@ -5,7 +5,10 @@ import { prisma } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ADMIN_ONLY, assertRole } from "@/lib/admin/authorize";
 import { writeAudit } from "@/lib/admin/audit";
+import { goamlSettings, profileCodeProblems, type TGoamlSettings } from "@/lib/admin/goaml-schema";
 import type { TUpdateSettings } from "@/lib/admin/schemas";
+import { validationError } from "@/lib/http/errors";
+import { readReportProfile } from "@/lib/reports/schemas";
 
 export type TSettingsView = {
   name: string;
@@ -15,20 +18,33 @@ export type TSettingsView = {
   reportingProfile: TReportingProfile;
   allFeatures: readonly string[];
   allActions: readonly string[];
+  /** The active goAML schema and the lookup lists the profile's codes come from. */
+  goaml: TGoamlSettings;
+  /** Rule ids and names, for the rule-to-indicator mapping. */
+  rules: { ruleId: string; name: string }[];
 };
 
 export async function getClientSettings(user: TSessionUser): Promise<TSettingsView> {
   assertRole(user, ADMIN_ONLY);
   const client = await prisma.client.findUniqueOrThrow({ where: { id: user.clientId } });
+  // The schema text stays on the server; the page gets its name and lists.
+  const { goamlSchemaXsd: _xsd, ...reportingProfile } = (client.reportingProfile ?? {}) as TReportingProfile;
+  const rules = await prisma.rule.findMany({
+    where: { clientId: user.clientId },
+    select: { ruleId: true, versions: { select: { name: true }, orderBy: { version: "desc" }, take: 1 } },
+    orderBy: { ruleId: "asc" },
+  });
   return {
     name: client.name,
     type: client.type,
     features: client.features,
     // an empty list means every action, as the rule engine reads it
     actions: client.actions.length ? client.actions : [...RECOMMENDED_ACTIONS],
-    reportingProfile: (client.reportingProfile ?? {}) as TReportingProfile,
+    reportingProfile,
     allFeatures: FEATURES,
     allActions: RECOMMENDED_ACTIONS,
+    goaml: goamlSettings(readReportProfile(client.reportingProfile)),
+    rules: rules.map((r) => ({ ruleId: r.ruleId, name: r.versions[0]?.name ?? r.ruleId })),
   };
 }
 
@@ -38,7 +54,25 @@ export async function updateClientSettings(
   input: TUpdateSettings,
 ): Promise<TSettingsView> {
   assertRole(user, ADMIN_ONLY);
-  await configureClient({ clientId: user.clientId, ...input });
+  let update = input;
+  if (input.reportingProfile) {
+    // The uploaded schema is changed through its own endpoint; a profile save keeps it.
+    const current = await prisma.client.findUniqueOrThrow({
+      where: { id: user.clientId },
+      select: { reportingProfile: true },
+    });
+    const { goamlSchemaXsd, goamlSchemaName, goamlSchemaPath } = readReportProfile(current.reportingProfile);
+    const reportingProfile = {
+      ...input.reportingProfile,
+      goamlSchemaXsd,
+      goamlSchemaName,
+      goamlSchemaPath,
+    };
+    const problems = profileCodeProblems(readReportProfile(reportingProfile));
+    if (problems.length) throw validationError(problems);
+    update = { ...input, reportingProfile };
+  }
+  await configureClient({ clientId: user.clientId, ...update });
   await writeAudit(prisma, user, {
     action: "client.configured",
     entityType: "client",

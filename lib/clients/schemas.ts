@@ -65,9 +65,13 @@ export const ZReportingProfile = z.object({
       reportCode: z.record(z.string(), z.string()).optional(),
     })
     .optional(),
-  // An FIU-specific goAML schema replacing the generic 5.0.1 one: a file path, or the XSD text itself.
+  // An FIU-specific goAML schema replacing the generic 5.0.1 one: a file path, or the XSD text itself (uploaded in
+  // Settings), with the name shown to officers.
   goamlSchemaPath: z.string().optional(),
   goamlSchemaXsd: z.string().optional(),
+  goamlSchemaName: z.string().max(200).optional(),
+  // Rule id → the FIU indicator codes a hit of that rule suggests for a report.
+  indicatorMapping: z.record(z.string(), z.array(z.string())).optional(),
 });
 export type TReportingProfile = z.infer<typeof ZReportingProfile>;
 

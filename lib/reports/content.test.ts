@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { getAtPath, incompletePaths, parsePath, setAtPath, type TContent } from "@/lib/reports/content";
-import { orderContent, toGoamlXml } from "@/lib/reports/goaml-xml";
+import { readGoamlSchema } from "@/lib/reports/goaml/schema";
+import { writeGoamlXml } from "@/lib/reports/goaml/walk";
+import { orderContent } from "@/lib/reports/goaml-xml";
+import { GENERIC_XSD } from "@/tests/goaml-variants";
+
+const schema = readGoamlSchema(GENERIC_XSD);
 import { splitE164 } from "@/lib/reports/populate-report";
 
 const content: TContent = {
@@ -34,6 +39,9 @@ describe("report content", () => {
     ).toBeNull();
     expect(setAtPath(content, "reporting_person", "x")).toBeNull();
     expect(setAtPath(content, "reporting_person.middle_name", "x")).toBeNull();
+    expect(setAtPath(content, "reporting_person.middle_name", "x", { create: true })).toMatchObject({
+      reporting_person: { first_name: "A", middle_name: "x" },
+    });
     expect(setAtPath(content, "transactions.0", "x")).toBeNull();
   });
 
@@ -45,17 +53,20 @@ describe("report content", () => {
   });
 
   it("renders elements in goAML order whatever the stored key order, escaping text", () => {
-    const xml = toGoamlXml({
-      report_indicators: ["X&Y"],
-      location: { country_code: "KE", city: "Nairobi", address: "1 <Main>", address_type: "1" },
-      rentity_id: "1",
-    });
+    const xml = writeGoamlXml(
+      {
+        report_indicators: ["X&Y"],
+        location: { country_code: "KE", city: "Nairobi", address: "1 <Main>", address_type: "1" },
+        rentity_id: "1",
+      },
+      schema,
+    );
     expect(xml).toBe(
       '<?xml version="1.0" encoding="UTF-8"?>\n<report>\n  <rentity_id>1</rentity_id>\n  <location>\n    <address_type>1</address_type>\n' +
         "    <address>1 &lt;Main&gt;</address>\n    <city>Nairobi</city>\n    <country_code>KE</country_code>\n  </location>\n" +
         "  <report_indicators>\n    <indicator>X&amp;Y</indicator>\n  </report_indicators>\n</report>\n",
     );
-    expect(Object.keys(orderContent({ report_indicators: [], rentity_id: "1" }))).toEqual([
+    expect(Object.keys(orderContent({ report_indicators: [], rentity_id: "1" }, schema))).toEqual([
       "rentity_id",
       "report_indicators",
     ]);

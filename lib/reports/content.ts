@@ -59,8 +59,16 @@ export function getAtPath(content: TContent, path: string): TContentNode | undef
   return node;
 }
 
-/** A copy of the content with one existing leaf replaced; null when the path names no leaf. */
-export function setAtPath(content: TContent, path: string, value: TLeaf): TContent | null {
+/**
+ * A copy of the content with one leaf replaced (with `create`, also a leaf its parent object does not have yet;
+ * `undefined` removes it); null when the path names no leaf.
+ */
+export function setAtPath(
+  content: TContent,
+  path: string,
+  value: TLeaf | undefined,
+  { create = false }: { create?: boolean } = {},
+): TContent | null {
   const segments = parsePath(path);
   if (!segments) return null;
   const copy = structuredClone(content);
@@ -70,11 +78,12 @@ export function setAtPath(content: TContent, path: string, value: TLeaf): TConte
     const last = i === segments.length - 1;
     const container = node as Record<string | number, TContentNode | undefined>;
     if (Array.isArray(node) !== (typeof segment === "number")) return null;
-    if (!(segment in container)) return null;
+    if (!(segment in container) && !(last && create && typeof segment === "string")) return null;
     if (last) {
       const current = container[segment];
       if (current !== null && typeof current === "object") return null;
-      container[segment] = value;
+      if (value === undefined) delete container[segment];
+      else container[segment] = value;
       return copy;
     }
     node = container[segment];

@@ -6,7 +6,7 @@ import { ApiError } from "@/lib/http/errors";
 import type { TMerchant } from "@/lib/merchants/schemas";
 import { upsertMerchant } from "@/lib/merchants/upsert-merchant";
 import { appendAudit, type TActor } from "@/lib/reports/audit";
-import { incompletePaths } from "@/lib/reports/content";
+import { activeSchema, incompleteFor } from "@/lib/reports/goaml-xml";
 import { populateReport } from "@/lib/reports/populate-report";
 import { readReportProfile, type TCreateReport, type TCreateReportResponse } from "@/lib/reports/schemas";
 import { populatedOf } from "@/lib/reports/serialize-report";
@@ -187,7 +187,7 @@ async function insertReport(
       updatedAt: now,
       createdById: "api",
       content: content as Prisma.InputJsonValue,
-      incomplete: incompletePaths(content),
+      incomplete: incompleteFor(content, activeSchema(profile).schema),
     },
   });
   await appendAudit(tx, {

@@ -1,6 +1,8 @@
+import { readFileSync } from "node:fs";
 import type { TClientContext } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db";
 import { createReport } from "@/lib/reports/create-report";
+import { GOAML_XSD_PATH } from "@/lib/reports/goaml-xml";
 import { ZCreateReport, type TReportProfile } from "@/lib/reports/schemas";
 import { screenTransaction } from "@/lib/screening/screen-transaction";
 import { ZTransaction } from "@/lib/transactions/schemas";
@@ -8,9 +10,40 @@ import { ZUser } from "@/lib/users/schemas";
 import { upsertUser } from "@/lib/users/upsert-user";
 
 // Demo reporting: a complete reporting profile, two templates, and drafts that miss only what a KYC file
-// would add (birthdate, occupation), for the dashboard and the browser tests.
+// would add (birthdate, occupation), for the dashboard and the browser tests. The profile's lookup codes are codes
+// of the generic goAML 5.0.1 schema; the demo FIU's schema is that schema with its own indicator list (the generic
+// one has only the placeholder "-"), the way a real FIU publishes its XSD.
 
-export const DEMO_INDICATOR_CODES = ["STR-STRUCT", "STR-MULE", "STR-RAPID", "STR-PROFILE"];
+export const DEMO_INDICATORS = [
+  { value: "STR-STRUCT", label: "Structuring below the reporting threshold" },
+  { value: "STR-MULE", label: "Account used as a money mule" },
+  { value: "STR-RAPID", label: "Rapid movement of funds in and out" },
+  { value: "STR-PROFILE", label: "Activity inconsistent with the customer's profile" },
+  { value: "STR-CASH", label: "Unusual cash activity" },
+  { value: "STR-PEP", label: "Politically exposed person involved" },
+];
+export const DEMO_INDICATOR_CODES = DEMO_INDICATORS.map((i) => i.value);
+export const DEMO_SCHEMA_NAME = "Demo FIU goAML 5.0.1";
+
+/** The generic goAML XSD with an FIU's indicator list in place of the placeholder. */
+export function withIndicatorList(xsd: string, indicators: { value: string; label?: string }[]): string {
+  const escape = (t: string) => t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
+  const list = indicators
+    .map((i) =>
+      i.label
+        ? `<xs:enumeration value="${escape(i.value)}"><xs:annotation><xs:documentation>${escape(i.label)}</xs:documentation></xs:annotation></xs:enumeration>`
+        : `<xs:enumeration value="${escape(i.value)}" />`,
+    )
+    .join("\n      ");
+  return xsd.replace(
+    /(<xs:simpleType name="report_indicator_type">\s*<xs:restriction base="xs:string">)[\s\S]*?(<\/xs:restriction>)/,
+    `$1\n      ${list}\n    $2`,
+  );
+}
+
+export function demoFiuSchema(): string {
+  return withIndicatorList(readFileSync(GOAML_XSD_PATH, "utf8"), DEMO_INDICATORS);
+}
 
 export const DEMO_REPORTING_PROFILE: TReportProfile = {
   entityId: "1042",
@@ -26,7 +59,11 @@ export const DEMO_REPORTING_PROFILE: TReportProfile = {
     occupation: "Money laundering reporting officer",
   },
   location: { address: "1 Harbour Road", city: "Nairobi", countryCode: "KE", zip: "00100" },
-  indicatorCodes: DEMO_INDICATOR_CODES,
+  indicatorMapping: {
+    "TX-PAYOUT-VELOCITY": ["STR-STRUCT", "STR-RAPID"],
+    "TX-LARGE-AMOUNT": ["STR-PROFILE"],
+    "TX-VERY-LARGE-AMOUNT": ["STR-PROFILE", "STR-CASH"],
+  },
   codes: {
     contactType: "1",
     communicationType: "M",
@@ -53,7 +90,16 @@ export const DEMO_TEMPLATES = [
 ];
 
 export async function seedDemoReports(clientId: string): Promise<void> {
-  await prisma.client.update({ where: { id: clientId }, data: { reportingProfile: DEMO_REPORTING_PROFILE } });
+  await prisma.client.update({
+    where: { id: clientId },
+    data: {
+      reportingProfile: {
+        ...DEMO_REPORTING_PROFILE,
+        goamlSchemaName: DEMO_SCHEMA_NAME,
+        goamlSchemaXsd: demoFiuSchema(),
+      },
+    },
+  });
   for (const t of DEMO_TEMPLATES) await prisma.reportTemplate.create({ data: { clientId, ...t } });
 
   const row = await prisma.client.findUniqueOrThrow({ where: { id: clientId } });

@@ -3,8 +3,11 @@ import type { Report } from "@/lib/generated/prisma/client";
 import { ApiError, notFound } from "@/lib/http/errors";
 import type { TReportStatus } from "@/lib/reports/schemas";
 
-/** Content can change only while an officer is preparing the report; later states are frozen for the record. */
-export const EDITABLE_STATUSES: readonly TReportStatus[] = ["draft", "amended"];
+/**
+ * Content can change while an officer prepares the report (draft, amended) or must correct it for the FIU
+ * (resubmission_required); states under review or filed are frozen for the record.
+ */
+export const EDITABLE_STATUSES: readonly TReportStatus[] = ["draft", "amended", "resubmission_required"];
 
 export function conflict(message: string): ApiError {
   return new ApiError(400, "VALIDATION_ERROR", message, [`/: ${message}`]);
@@ -23,5 +26,7 @@ export async function lockReport(
 
 export function assertEditable(row: Report): void {
   if (!EDITABLE_STATUSES.includes(row.status as TReportStatus))
-    throw conflict(`A ${row.status} report cannot be edited; only draft and amended reports can`);
+    throw conflict(
+      `A ${row.status} report cannot be edited; only draft, amended and resubmission-required reports can`,
+    );
 }

@@ -1,12 +1,19 @@
 import { prisma } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { ApiError } from "@/lib/http/errors";
 import { appendAudit, type TActor } from "@/lib/reports/audit";
-import { getAtPath, incompletePaths, setAtPath, type TContent } from "@/lib/reports/content";
+import { getAtPath, setAtPath, type TContent, type TLeaf } from "@/lib/reports/content";
+import { checkValue } from "@/lib/reports/goaml/check-value";
+import { declAt } from "@/lib/reports/goaml/walk";
+import { activeSchema, incompleteFor } from "@/lib/reports/goaml-xml";
 import { assertEditable, conflict, lockReport } from "@/lib/reports/report-access";
+import { readReportProfile } from "@/lib/reports/schemas";
 
 /**
- * Dashboard: a reviewer supplies content values (usually the `incomplete` paths). Only existing leaves can be
- * set, so the goAML structure stays the one populateReport built; an empty value marks the field missing again.
+ * Dashboard: an officer sets content values. Every value is checked against its element's type and facets in the
+ * client's active goAML schema first; one bad value refuses the whole save (details name each path) and nothing is
+ * stored. A path may name an element the schema declares under an existing part of the report (an FIU schema can
+ * require one the draft does not have yet); an empty value marks a required field missing and drops an optional one.
  */
 export async function setReportFields({
   clientId,
@@ -22,19 +29,38 @@ export async function setReportFields({
   return prisma.$transaction(async (tx) => {
     const row = await lockReport(tx, { clientId, reportId });
     assertEditable(row);
+    const client = await tx.client.findUniqueOrThrow({
+      where: { id: clientId },
+      select: { reportingProfile: true },
+    });
+    const { schema } = activeSchema(readReportProfile(client.reportingProfile));
     let content = row.content as TContent;
     const changes: Record<string, { from: unknown; to: unknown }> = {};
+    const problems: string[] = [];
     for (const [path, raw] of Object.entries(fields)) {
-      const value = raw.trim() === "" ? null : raw.trim();
+      const decl = declAt(schema, path);
+      if (!decl?.simple) throw conflict(`${path} is not a field of this report`);
+      let value: TLeaf | undefined;
+      if (raw.trim() === "") value = decl.min >= 1 || getAtPath(content, path) === null ? null : undefined;
+      else {
+        const checked = checkValue(decl, raw);
+        if (!checked.ok) {
+          problems.push(`/${path}: ${checked.message}`);
+          continue;
+        }
+        value = checked.value as TLeaf;
+      }
       const from = getAtPath(content, path);
       if (from === value) continue;
-      const next = setAtPath(content, path, value);
+      const next = setAtPath(content, path, value, { create: true });
       if (!next) throw conflict(`${path} is not a field of this report`);
       content = next;
-      changes[path] = { from: from ?? null, to: value };
+      changes[path] = { from: from ?? null, to: value ?? null };
     }
+    if (problems.length > 0)
+      throw new ApiError(400, "VALIDATION_ERROR", "Some values do not fit the goAML schema", problems);
     if (Object.keys(changes).length === 0) return { incomplete: row.incomplete };
-    const incomplete = incompletePaths(content);
+    const incomplete = incompleteFor(content, schema);
     await tx.report.update({
       where: { clientId_id: { clientId, id: reportId } },
       data: {

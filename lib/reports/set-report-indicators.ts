@@ -1,10 +1,14 @@
 import { prisma } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { ApiError } from "@/lib/http/errors";
 import { appendAudit, type TActor } from "@/lib/reports/audit";
-import { incompletePaths, type TContent } from "@/lib/reports/content";
+import type { TContent } from "@/lib/reports/content";
+import { activeSchema, incompleteFor } from "@/lib/reports/goaml-xml";
+import { indicatorCodes } from "@/lib/reports/indicators";
 import { assertEditable, lockReport } from "@/lib/reports/report-access";
+import { readReportProfile } from "@/lib/reports/schemas";
 
-/** Dashboard: replaces the report's indicator codes (the client's code list or free codes) in row and content. */
+/** Dashboard: replaces the report's indicator codes in row and content; only codes of the active schema's list. */
 export async function setReportIndicators({
   clientId,
   reportId,
@@ -20,8 +24,22 @@ export async function setReportIndicators({
   return prisma.$transaction(async (tx) => {
     const row = await lockReport(tx, { clientId, reportId });
     assertEditable(row);
+    const client = await tx.client.findUniqueOrThrow({
+      where: { id: clientId },
+      select: { reportingProfile: true },
+    });
+    const active = activeSchema(readReportProfile(client.reportingProfile));
+    const known = new Set(indicatorCodes(active.schema).map((c) => c.value));
+    const unknown = known.size ? next.filter((code) => !known.has(code)) : [];
+    if (unknown.length)
+      throw new ApiError(
+        400,
+        "VALIDATION_ERROR",
+        "Unknown indicator codes",
+        unknown.map((code) => `/indicators: ${code} is not an indicator code of ${active.name}`),
+      );
     const content = { ...(row.content as TContent), report_indicators: next };
-    const incomplete = incompletePaths(content);
+    const incomplete = incompleteFor(content, active.schema);
     await tx.report.update({
       where: { clientId_id: { clientId, id: reportId } },
       data: {

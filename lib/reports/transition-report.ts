@@ -1,10 +1,11 @@
 import { prisma, type Tx } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { appendAudit, type TActor } from "@/lib/reports/audit";
-import { incompletePaths, type TContent } from "@/lib/reports/content";
-import { exportGoamlXml } from "@/lib/reports/goaml-xml";
+import type { TContent } from "@/lib/reports/content";
+import { activeSchema, exportGoamlXml, incompleteFor } from "@/lib/reports/goaml-xml";
 import { goamlDate } from "@/lib/reports/populate-report";
 import { conflict, lockReport } from "@/lib/reports/report-access";
+import { reportVerdict, verdictReasons } from "@/lib/reports/report-verdict";
 import { readReportProfile, type TReportStatus } from "@/lib/reports/schemas";
 
 // decisions §8: draft → pending_review → submitted → rejected / resubmission_required → amended, or archived.
@@ -18,7 +19,12 @@ export const TRANSITIONS: Record<TReportStatus, readonly TReportStatus[]> = {
   archived: [],
 };
 
-async function withReportingPerson(tx: Tx, content: TContent, actor: TActor): Promise<TContent> {
+/** The content with the filing officer as reporting person wherever the client's profile names none. */
+export async function withReportingPerson(
+  tx: Pick<Tx, "dashboardUser">,
+  content: TContent,
+  actor: TActor,
+): Promise<TContent> {
   const person = content.reporting_person;
   if (
     !person ||
@@ -46,7 +52,14 @@ async function withReportingPerson(tx: Tx, content: TContent, actor: TActor): Pr
 }
 
 export const FOUR_EYES_MESSAGE =
-  "The officer who prepared this report cannot file it; another reporting officer must";
+  "You prepared this report and sent it for review, so you cannot file it yourself: the four-eyes rule needs another reporting officer to check and file it";
+
+/** Why `actorId` may not file a report prepared by `preparedById`, or null when they may. */
+export function fourEyesRefusal(preparedById: string | null, actorId: string | null): string | null {
+  if (!preparedById)
+    return "The report has not been sent for review yet; only a reviewed report can be filed";
+  return preparedById === actorId ? FOUR_EYES_MESSAGE : null;
+}
 
 /**
  * Dashboard: moves a report to its next status. Sending for review records the preparer; filing (submitted)
@@ -67,8 +80,8 @@ export async function transitionReport({
   fiuReferenceNumber?: string;
   comment?: string;
 }): Promise<{ status: TReportStatus }> {
-  return prisma.$transaction(
-    async (tx) => {
+  const outcome = await prisma.$transaction(
+    async (tx): Promise<{ status: TReportStatus } | { refused: string }> => {
       const row = await lockReport(tx, { clientId, reportId });
       const from = row.status as TReportStatus;
       if (!TRANSITIONS[from].includes(to)) throw conflict(`A ${from} report cannot move to ${to}`);
@@ -76,15 +89,38 @@ export async function transitionReport({
       const data: Prisma.ReportUpdateInput = { status: to, updatedAt: now, updatedById: actor.id };
       const changes: Record<string, unknown> = { from, to, ...(comment ? { comment } : {}) };
 
-      if (to === "pending_review") data.preparedById = actor.id;
+      const client = await tx.client.findUniqueOrThrow({
+        where: { id: clientId },
+        select: { reportingProfile: true },
+      });
+      if (to === "pending_review") {
+        // Review is for a file that validates: the reviewer checks facts, not whether the XML is well formed.
+        // The reporting person left blank by the profile is the filing officer, filled at filing.
+        const stored = row.content as TContent;
+        const verdict = await reportVerdict(
+          stored,
+          activeSchema(readReportProfile(client.reportingProfile)),
+          await withReportingPerson(tx, stored, actor),
+        );
+        if (!verdict.valid) throw conflict(verdictReasons(verdict));
+        data.preparedById = actor.id;
+      }
       if (to === "submitted") {
-        if (!row.preparedById || row.preparedById === actor.id) throw conflict(FOUR_EYES_MESSAGE);
+        const refusal = fourEyesRefusal(row.preparedById, actor.id);
+        if (refusal) {
+          // The refused attempt is part of the record; it commits, then the caller gets the refusal.
+          await appendAudit(tx, {
+            clientId,
+            reportId,
+            actor,
+            action: "filing_refused",
+            changes: { reason: refusal, preparedById: row.preparedById },
+            at: now,
+          });
+          return { refused: refusal };
+        }
         const reference = fiuReferenceNumber?.trim();
         if (!reference) throw conflict("The FIU reference number is required to file a report");
-        const client = await tx.client.findUniqueOrThrow({
-          where: { id: clientId },
-          select: { reportingProfile: true },
-        });
         // goAML's submission date is the day the report is filed; the filing officer is the reporting person
         // wherever the client's profile names none.
         const content = await withReportingPerson(
@@ -104,7 +140,7 @@ export async function transitionReport({
           submittedAt: now,
           submittedById: actor.id,
           content: content as Prisma.InputJsonValue,
-          incomplete: incompletePaths(content),
+          incomplete: incompleteFor(content, activeSchema(readReportProfile(client.reportingProfile)).schema),
         });
         changes.fiuReferenceNumber = reference;
       }
@@ -114,4 +150,6 @@ export async function transitionReport({
     },
     { timeout: 30_000 },
   );
+  if ("refused" in outcome) throw conflict(outcome.refused);
+  return outcome;
 }

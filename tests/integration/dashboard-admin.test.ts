@@ -404,13 +404,24 @@ describe("settings and team", () => {
     const view = await updateClientSettings(admin, {
       features: ["reporting"],
       actions: ["ALLOW", "REVIEW", "BLOCK"],
-      reportingProfile: { entityId: "E-1", entityName: "Acme", indicatorCodes: ["I1"] },
+      reportingProfile: { entityId: "E-1", entityName: "Acme", codes: { contactType: "1" } },
     });
     expect(view).toMatchObject({
       features: ["reporting"],
       actions: ["ALLOW", "REVIEW", "BLOCK"],
       reportingProfile: { entityId: "E-1" },
     });
+    expect(view.goaml).toMatchObject({ generic: true, version: "5.0.1" });
+    expect(view.goaml.lookups.contactType.map((c) => c.value)).toEqual(["-", "1", "2", "3", "4"]);
+    // A lookup code the active schema does not have is refused and nothing changes.
+    await expect(
+      updateClientSettings(admin, {
+        reportingProfile: { entityId: "E-2", codes: { contactType: "PRIVATE" } },
+      }),
+    ).rejects.toMatchObject({
+      details: ["/reportingProfile: Contact type PRIVATE is not a code of the generic goAML 5.0.1 schema"],
+    });
+    expect((await getClientSettings(admin)).reportingProfile.entityId).toBe("E-1");
     expect((await getClientSettings(adminB)).features).toEqual([]);
     expect(await rejected(updateClientSettings(reviewer, { features: [] }))).toBeInstanceOf(ForbiddenError);
     // the editor now refuses a disabled action

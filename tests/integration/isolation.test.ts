@@ -450,7 +450,7 @@ type TAction = (...args: unknown[]) => Promise<unknown>;
 /** Server actions, as `<file relative to app>#<export>`: how B calls each with A's ids. */
 const ACTION_MATRIX: Record<string, { role: TRole; args: (a: TTenant) => unknown[] }[]> = {
   "(dashboard)/dashboard/reports/actions.ts#saveFieldsAction": [
-    { role: "reporting_officer", args: (a) => [a.ids.report, null, formData({ "field:reason": "b" })] },
+    { role: "reporting_officer", args: (a) => [a.ids.report, [{ paths: ["reason"], value: "b" }]] },
   ],
   "(dashboard)/dashboard/reports/actions.ts#saveIndicatorsAction": [
     {

@@ -43,11 +43,15 @@ describe("report review workflow", () => {
     await setReportIndicators({
       clientId,
       reportId,
-      indicators: ["STR-STRUCT", "STR-RAPID", " FREE-1 ", "STR-RAPID"],
+      indicators: ["STR-STRUCT", "STR-RAPID", " STR-MULE ", "STR-RAPID"],
       actor: olga,
     });
+    // Only codes of the active schema's indicator list.
+    await expect(
+      setReportIndicators({ clientId, reportId, indicators: ["STR-STRUCT", "FREE-1"], actor: olga }),
+    ).rejects.toThrow("Unknown indicator codes");
     const r = await row();
-    expect(r.indicators).toEqual(["STR-STRUCT", "STR-RAPID", "FREE-1"]);
+    expect(r.indicators).toEqual(["STR-STRUCT", "STR-RAPID", "STR-MULE"]);
     expect((r.content as any).report_indicators).toEqual(r.indicators);
     expect(r.incomplete).toEqual([]);
     expect(r.updatedById).toBe("officer-olga");
@@ -60,7 +64,7 @@ describe("report review workflow", () => {
     expect(
       (audit[1]!.changes as any).fields["transactions[0].t_from_my_client.from_person.occupation"],
     ).toEqual({ from: null, to: "Trader" });
-    expect(audit[2]!.changes).toEqual({ from: ["STR-STRUCT"], to: ["STR-STRUCT", "STR-RAPID", "FREE-1"] });
+    expect(audit[2]!.changes).toEqual({ from: ["STR-STRUCT"], to: ["STR-STRUCT", "STR-RAPID", "STR-MULE"] });
     await setReportIndicators({ clientId, reportId, indicators: ["STR-STRUCT", "STR-RAPID"], actor: olga });
   });
 
@@ -117,17 +121,16 @@ describe("report review workflow", () => {
     });
   });
 
-  it("refuses to file an incomplete report", async () => {
-    await transitionReport({ clientId, reportId: "demo-report-2", to: "pending_review", actor: olga });
+  it("refuses to send a report for review while its file does not validate, naming what is missing", async () => {
     await expect(
-      transitionReport({
-        clientId,
-        reportId: "demo-report-2",
-        to: "submitted",
-        actor: omar,
-        fiuReferenceNumber: "FIU-9",
-      }),
-    ).rejects.toThrow(/incomplete: .*occupation/);
+      transitionReport({ clientId, reportId: "demo-report-2", to: "pending_review", actor: olga }),
+    ).rejects.toThrow(
+      /does not validate against .*: Grace Wanjiru · National ID number is missing; .*Occupation is missing/,
+    );
+    expect(
+      (await prisma.report.findUniqueOrThrow({ where: { clientId_id: { clientId, id: "demo-report-2" } } }))
+        .status,
+    ).toBe("draft");
   });
 
   it("goes through rejected → amended → pending_review → submitted again, or archived", async () => {
@@ -234,7 +237,8 @@ describe("reporting person", () => {
       name: "No reporting person",
     });
     await seedDemoReports(cid);
-    const { reportingPerson: _none, ...profile } = DEMO_REPORTING_PROFILE;
+    const seeded = (await prisma.client.findUniqueOrThrow({ where: { id: cid } })).reportingProfile as object;
+    const { reportingPerson: _none, ...profile } = { ...DEMO_REPORTING_PROFILE, ...seeded };
     await prisma.client.update({ where: { id: cid }, data: { reportingProfile: profile } });
     const preparer = await createDashboardUser({
       clientId: cid,

@@ -9,7 +9,13 @@ import { setReportFields } from "@/lib/reports/set-report-fields";
 import { setReportIndicators } from "@/lib/reports/set-report-indicators";
 import { transitionReport } from "@/lib/reports/transition-report";
 
-export type TActionState = { ok: boolean; error: string | null; message: string | null };
+export type TActionState = {
+  ok: boolean;
+  error: string | null;
+  message: string | null;
+  /** Per content path, why a value was refused (nothing was stored). */
+  fieldErrors?: Record<string, string>;
+};
 
 // Only reporting officers change reports (decisions §3); admins may look.
 async function officer(): Promise<{ clientId: string; actor: TActor }> {
@@ -25,21 +31,30 @@ async function run(reportId: string, message: string, fn: () => Promise<unknown>
   } catch (err) {
     if (err instanceof ForbiddenError)
       return { ok: false, error: "Only reporting officers can change reports.", message: null };
-    if (err instanceof ApiError)
-      return { ok: false, error: err.details?.[0]?.replace(/^\/\w*: /, "") ?? err.message, message: null };
+    if (err instanceof ApiError) {
+      const fieldErrors: Record<string, string> = {};
+      for (const d of err.details ?? []) {
+        const m = /^\/([^:]+): (.*)$/.exec(d);
+        if (m && m[1] !== "indicators" && m[1] !== "reportId") fieldErrors[m[1]!] = m[2]!;
+      }
+      const error =
+        Object.keys(fieldErrors).length > 0
+          ? "Nothing was saved: correct the values marked below."
+          : (err.details?.map((d) => d.replace(/^\/\w*: /, "")).join("; ") ?? err.message);
+      return { ok: false, error, message: null, fieldErrors };
+    }
     throw err;
   }
 }
 
+/** One editor field: the value and every content path it is applied to (a grouped person, account or entity). */
 export async function saveFieldsAction(
   reportId: string,
-  _prev: TActionState,
-  form: FormData,
+  entries: { paths: string[]; value: string }[],
 ): Promise<TActionState> {
   const fields: Record<string, string> = {};
-  for (const [name, value] of form.entries())
-    if (name.startsWith("field:") && typeof value === "string" && value.trim()) fields[name.slice(6)] = value;
-  return run(reportId, "Fields saved.", async () => {
+  for (const { paths, value } of entries) for (const path of paths) fields[path] = String(value);
+  return run(reportId, "Saved.", async () => {
     const { clientId, actor } = await officer();
     await setReportFields({ clientId, reportId, fields, actor });
   });
@@ -51,12 +66,9 @@ export async function saveIndicatorsAction(
   form: FormData,
 ): Promise<TActionState> {
   const listed = form.getAll("indicator").filter((v): v is string => typeof v === "string");
-  const free = String(form.get("freeIndicators") ?? "")
-    .split(/[,\s]+/)
-    .filter(Boolean);
   return run(reportId, "Indicators saved.", async () => {
     const { clientId, actor } = await officer();
-    await setReportIndicators({ clientId, reportId, indicators: [...listed, ...free], actor });
+    await setReportIndicators({ clientId, reportId, indicators: listed, actor });
   });
 }
 

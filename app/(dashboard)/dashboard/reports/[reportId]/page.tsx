@@ -1,18 +1,22 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { IndicatorsForm, MissingFieldsForm, WorkflowPanel } from "@/components/reports/report-forms";
-import { AuditTable, ContentTree, StatusBadge } from "@/components/reports/report-views";
-import { Badge, Card, ErrorNote, formatTime, PageHeader } from "@/components/ui";
+import { AuditTrail } from "@/components/reports/audit-trail";
+import { ReportEditor } from "@/components/reports/report-editor";
+import { IndicatorsForm, WorkflowPanel } from "@/components/reports/report-forms";
+import { ContentTree, StatusBadge } from "@/components/reports/report-views";
+import { Badge, Card, formatTime, PageHeader } from "@/components/ui";
 import { requirePageRole } from "@/lib/auth/session";
 import { prisma } from "@/lib/db";
 import { ApiError } from "@/lib/http/errors";
 import { verifyAuditChain } from "@/lib/reports/audit";
 import type { TContent } from "@/lib/reports/content";
 import { getReport } from "@/lib/reports/get-report";
-import { exportGoamlXml, orderContent, type TGoamlExport } from "@/lib/reports/goaml-xml";
+import { activeSchema, orderContent } from "@/lib/reports/goaml-xml";
+import { firedRuleIds, indicatorCodes, suggestIndicators } from "@/lib/reports/indicators";
+import { reportVerdict, type TReportVerdict } from "@/lib/reports/report-verdict";
 import { EDITABLE_STATUSES } from "@/lib/reports/report-access";
 import { readReportProfile, type TReport } from "@/lib/reports/schemas";
-import { TRANSITIONS } from "@/lib/reports/transition-report";
+import { fourEyesRefusal, TRANSITIONS, withReportingPerson } from "@/lib/reports/transition-report";
 import { saveFieldsAction, saveIndicatorsAction, transitionAction } from "../actions";
 
 export const dynamic = "force-dynamic";
@@ -44,16 +48,26 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
   ]);
   const profile = readReportProfile(client.reportingProfile);
   const content = (report.content ?? {}) as TContent;
-  // A missing validator must not hide the report: the page says so instead of offering the file.
-  const goaml =
-    report.incomplete.length === 0
-      ? await exportGoamlXml(content, profile).catch((err: unknown): TGoamlExport => ({
-          ok: false,
-          reason: "invalid",
-          errors: [`Validator unavailable: ${String(err)}`],
-          xml: "",
-        }))
-      : null;
+  const active = activeSchema(profile);
+  // The verdict is libxml2's answer against the active schema; a failing validator says so instead of guessing.
+  // A reporting person the profile leaves blank is the filing officer, filled in at filing.
+  const checked = await withReportingPerson(prisma, content, { type: "dashboard", id: user.id });
+  const verdict: TReportVerdict = await reportVerdict(content, active, checked).catch(
+    (err: unknown): TReportVerdict => ({
+      schemaName: active.name,
+      valid: false,
+      items: [],
+      errors: [`The validator could not run: ${String(err)}`],
+      groups: [],
+      xml: "",
+    }),
+  );
+  const codes = indicatorCodes(active.schema);
+  const suggestions = suggestIndicators({
+    firedRuleIds: await firedRuleIds({ clientId: user.clientId, transactionIds: report.transactionIds }),
+    mapping: profile.indicatorMapping,
+    codes,
+  });
   const actorIds = [
     ...new Set((report.audit ?? []).map((a) => a.actorId).concat(extra.preparedById, report.submittedById)),
   ].filter((id): id is string => !!id);
@@ -66,7 +80,13 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
   const isOfficer = user.role === "reporting_officer";
   const editable = isOfficer && EDITABLE_STATUSES.includes(report.status);
   const next = TRANSITIONS[report.status];
-  const fourEyesBlocked = report.status === "pending_review" && extra.preparedById === user.id;
+  const fileBlockedReason =
+    report.status === "pending_review" ? fourEyesRefusal(extra.preparedById, user.id) : null;
+  const reviewBlocked = verdict.valid
+    ? []
+    : verdict.items.length
+      ? verdict.items.map((i) => i.text)
+      : [`The file does not validate against ${verdict.schemaName}`];
 
   return (
     <div className="max-w-6xl space-y-6">
@@ -93,59 +113,12 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
         }
       />
 
-      <div className="grid gap-6 lg:grid-cols-2">
-        <Card title={`Missing fields (${report.incomplete.length})`}>
-          <MissingFieldsForm
-            action={saveFieldsAction.bind(null, report.id)}
-            paths={report.incomplete}
-            disabled={!editable}
-          />
-        </Card>
-        <Card title="Indicators">
-          <IndicatorsForm
-            action={saveIndicatorsAction.bind(null, report.id)}
-            codes={profile.indicatorCodes ?? []}
-            selected={report.indicators}
-            disabled={!editable}
-          />
-        </Card>
-        <Card title="Workflow">
-          <dl className="mb-4 grid grid-cols-2 gap-1 text-sm">
-            <dt className="text-slate-500">Prepared by</dt>
-            <dd data-testid="prepared-by">
-              {extra.preparedById ? (actors[extra.preparedById] ?? extra.preparedById) : "—"}
-            </dd>
-            <dt className="text-slate-500">Filed by</dt>
-            <dd data-testid="filed-by">
-              {report.submittedById ? (actors[report.submittedById] ?? report.submittedById) : "—"}
-            </dd>
-          </dl>
-          {!isOfficer && (
-            <p className="mb-2 text-sm text-slate-500">Only reporting officers change reports.</p>
-          )}
-          {fourEyesBlocked && (
-            <p
-              className="mb-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800"
-              data-testid="four-eyes-note"
-            >
-              You prepared this report: another reporting officer must file it.
-            </p>
-          )}
-          <WorkflowPanel
-            action={transitionAction.bind(null, report.id)}
-            next={[...next]}
-            disabled={!isOfficer}
-          />
-        </Card>
-        <Card title="goAML XML">
-          {goaml === null ? (
-            <p className="text-sm text-slate-600" data-testid="goaml-incomplete">
-              Fill the {report.incomplete.length} missing field(s) to produce a valid goAML file.
-            </p>
-          ) : goaml.ok ? (
-            <div className="space-y-2">
-              <p className="text-sm text-emerald-700" data-testid="goaml-valid">
-                Valid against the goAML schema.
+      <Card title="goAML file">
+        <div data-testid="goaml-verdict" data-valid={verdict.valid ? "true" : "false"}>
+          {verdict.valid ? (
+            <div className="flex flex-wrap items-center justify-between gap-3">
+              <p className="text-sm font-medium text-emerald-700" data-testid="goaml-valid">
+                Valid against {verdict.schemaName}.
               </p>
               <a
                 href={`/api/reports/${encodeURIComponent(report.id)}/goaml`}
@@ -156,19 +129,102 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
               </a>
             </div>
           ) : (
-            <div data-testid="goaml-errors" className="space-y-2">
-              <ErrorNote>The XML does not validate against the goAML schema:</ErrorNote>
-              <ul className="list-disc space-y-1 pl-5 font-mono text-xs text-red-700">
-                {goaml.reason === "invalid" && goaml.errors.map((e, i) => <li key={i}>{e}</li>)}
-              </ul>
+            <div className="space-y-2" data-testid="goaml-problems">
+              <p className="text-sm font-medium text-red-700">
+                Not yet valid against {verdict.schemaName}
+                {verdict.items.length > 0 &&
+                  `: ${verdict.items.length} thing${verdict.items.length === 1 ? "" : "s"} to fix`}
+                .
+              </p>
+              {verdict.items.length > 0 && (
+                <ul className="list-disc space-y-0.5 pl-5 text-sm text-slate-700">
+                  {verdict.items.map((item) => (
+                    <li key={item.path} data-testid="verdict-item" data-path={item.path}>
+                      {item.fieldId ? (
+                        <a href={`#${item.fieldId}`} className="text-brand-700 hover:underline">
+                          {item.text}
+                        </a>
+                      ) : item.path.startsWith("report_indicators") ? (
+                        <a href="#indicators" className="text-brand-700 hover:underline">
+                          {item.text}
+                        </a>
+                      ) : (
+                        item.text
+                      )}
+                    </li>
+                  ))}
+                </ul>
+              )}
+              {verdict.items.length === 0 && (
+                <ul className="list-disc space-y-1 pl-5 font-mono text-xs text-red-700">
+                  {verdict.errors.map((e, i) => (
+                    <li key={i}>{e}</li>
+                  ))}
+                </ul>
+              )}
             </div>
           )}
-        </Card>
+        </div>
+      </Card>
+
+      <div className="grid gap-6 lg:grid-cols-3">
+        <div className="lg:col-span-2">
+          <Card title="Report fields">
+            {!editable && (
+              <p className="mb-3 text-sm text-slate-500">
+                {isOfficer
+                  ? `A ${report.status.replace("_", " ")} report is frozen; fields can be changed in draft, amended or resubmission required.`
+                  : "Only reporting officers change reports."}
+              </p>
+            )}
+            <ReportEditor
+              groups={verdict.groups}
+              save={saveFieldsAction.bind(null, report.id)}
+              disabled={!editable}
+            />
+          </Card>
+        </div>
+        <div className="space-y-6">
+          <Card title="Workflow">
+            <dl className="mb-4 grid grid-cols-2 gap-1 text-sm">
+              <dt className="text-slate-500">Prepared by</dt>
+              <dd data-testid="prepared-by" className="truncate">
+                {extra.preparedById ? (actors[extra.preparedById] ?? extra.preparedById) : "—"}
+              </dd>
+              <dt className="text-slate-500">Filed by</dt>
+              <dd data-testid="filed-by" className="truncate">
+                {report.submittedById ? (actors[report.submittedById] ?? report.submittedById) : "—"}
+              </dd>
+            </dl>
+            {!isOfficer && (
+              <p className="mb-2 text-sm text-slate-500">Only reporting officers change reports.</p>
+            )}
+            <WorkflowPanel
+              action={transitionAction.bind(null, report.id)}
+              next={[...next]}
+              disabled={!isOfficer}
+              fileBlockedReason={fileBlockedReason}
+              reviewBlockedReasons={reviewBlocked}
+            />
+          </Card>
+          <div id="indicators">
+            <Card title="Indicators">
+              <IndicatorsForm
+                action={saveIndicatorsAction.bind(null, report.id)}
+                codes={codes}
+                selected={report.indicators}
+                suggestions={suggestions}
+                schemaName={verdict.schemaName}
+                disabled={!editable}
+              />
+            </Card>
+          </div>
+        </div>
       </div>
 
       <Card title="Content (goAML)">
         <div className="max-h-[32rem] overflow-auto" data-testid="report-content">
-          <ContentTree node={orderContent(content)} />
+          <ContentTree node={orderContent(content, active.schema)} />
         </div>
       </Card>
 
@@ -186,7 +242,7 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
           </span>
         }
       >
-        <AuditTable entries={report.audit ?? []} actors={actors} />
+        <AuditTrail entries={report.audit ?? []} actors={actors} />
       </Card>
     </div>
   );

@@ -1,0 +1,140 @@
+import { ADMIN_ONLY, assertRole } from "@/lib/admin/authorize";
+import { writeAudit } from "@/lib/admin/audit";
+import type { TSessionUser } from "@/lib/auth/session";
+import { prisma } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { validationError } from "@/lib/http/errors";
+import { lookup, readGoamlSchema, type TEnumValue } from "@/lib/reports/goaml/schema";
+import { activeSchema, validateXml } from "@/lib/reports/goaml-xml";
+import { indicatorCodes } from "@/lib/reports/indicators";
+import { readReportProfile, type TReportProfile } from "@/lib/reports/schemas";
+
+// The FIU's goAML XSD in the client's reporting profile: uploaded by an admin, checked to be a goAML report schema
+// that libxml2 compiles, and the lookup lists Settings offers read from it.
+
+/** Lookup lists of the profile, by the goAML simple type that holds them. */
+export const PROFILE_LOOKUPS = {
+  submissionCode: "submission_type",
+  contactType: "contact_type",
+  communicationType: "communication_type",
+  fundsCode: "funds_type",
+  transmode: "conduction_type",
+  reportCode: "report_type",
+  country: "country_type",
+  currency: "currency_type",
+} as const;
+
+export type TGoamlSettings = {
+  name: string;
+  generic: boolean;
+  version: string | null;
+  lookups: Record<keyof typeof PROFILE_LOOKUPS, TEnumValue[]>;
+  indicators: TEnumValue[];
+};
+
+export function goamlSettings(profile: TReportProfile): TGoamlSettings {
+  const active = activeSchema(profile);
+  const lookups = Object.fromEntries(
+    Object.entries(PROFILE_LOOKUPS).map(([key, type]) => [key, lookup(active.schema, type)]),
+  ) as TGoamlSettings["lookups"];
+  return {
+    name: active.name,
+    generic: active.generic,
+    version: active.schema.version,
+    lookups,
+    indicators: indicatorCodes(active.schema),
+  };
+}
+
+async function replaceSchema(
+  user: TSessionUser,
+  change: { goamlSchemaXsd?: string; goamlSchemaName?: string },
+  details: Prisma.InputJsonValue,
+): Promise<TGoamlSettings> {
+  return prisma.$transaction(async (tx) => {
+    const client = await tx.client.findUniqueOrThrow({
+      where: { id: user.clientId },
+      select: { reportingProfile: true },
+    });
+    const {
+      goamlSchemaXsd: _xsd,
+      goamlSchemaName: _name,
+      goamlSchemaPath: _path,
+      ...rest
+    } = readReportProfile(client.reportingProfile);
+    const profile = { ...rest, ...change };
+    await tx.client.update({ where: { id: user.clientId }, data: { reportingProfile: profile } });
+    await writeAudit(tx, user, {
+      action: "client.goaml_schema_changed",
+      entityType: "client",
+      entityId: user.clientId,
+      details,
+    });
+    return goamlSettings(profile);
+  });
+}
+
+/** Makes an uploaded XSD the client's goAML schema; refuses text that is not a goAML report schema libxml2 compiles. */
+export async function setGoamlSchema(
+  user: TSessionUser,
+  { name, xsd }: { name: string; xsd: string },
+): Promise<TGoamlSettings> {
+  assertRole(user, ADMIN_ONLY);
+  const label = name.trim().slice(0, 200) || "the FIU's goAML schema";
+  let version: string | null;
+  try {
+    version = readGoamlSchema(xsd).version;
+  } catch (err) {
+    throw validationError([`/xsd: Not a goAML schema: ${err instanceof Error ? err.message : String(err)}`]);
+  }
+  // An empty report against the schema: a schema that compiles answers with validation errors, not parser errors.
+  // (xmllint-wasm throws when the schema itself does not compile.)
+  const broken = await validateXml("<report/>", xsd).then(
+    (probe) => probe.errors.find((e) => /schemas? parser|failed to compile|not a valid schema/i.test(e)),
+    (err: unknown) => (err instanceof Error ? err.message : String(err)).split("\n")[0],
+  );
+  if (broken) throw validationError([`/xsd: libxml2 cannot compile this schema: ${broken}`]);
+  return replaceSchema(
+    user,
+    { goamlSchemaXsd: xsd, goamlSchemaName: label },
+    { name: label, version, bytes: Buffer.byteLength(xsd) },
+  );
+}
+
+/** Back to the generic goAML 5.0.1 schema. */
+export async function resetGoamlSchema(user: TSessionUser): Promise<TGoamlSettings> {
+  assertRole(user, ADMIN_ONLY);
+  return replaceSchema(user, {}, { name: "generic" });
+}
+
+const CODE_FIELDS: [string, keyof typeof PROFILE_LOOKUPS, (p: TReportProfile) => (string | undefined)[]][] = [
+  ["Submission code", "submissionCode", (p) => [p.codes?.submissionCode]],
+  ["Contact type", "contactType", (p) => [p.codes?.contactType, p.location?.addressType]],
+  ["Communication type", "communicationType", (p) => [p.codes?.communicationType]],
+  ["Funds code", "fundsCode", (p) => [p.codes?.fundsCode]],
+  ["Transmission mode", "transmode", (p) => Object.values(p.codes?.transmode ?? {})],
+  ["Report code", "reportCode", (p) => Object.values(p.codes?.reportCode ?? {})],
+  ["Country", "country", (p) => [p.location?.countryCode]],
+  ["Local currency", "currency", (p) => [p.currencyCodeLocal]],
+];
+
+/** Every lookup code a profile sets must be one of the active schema's codes; the details name each wrong one. */
+export function profileCodeProblems(profile: TReportProfile): string[] {
+  const settings = goamlSettings(profile);
+  const problems: string[] = [];
+  for (const [label, list, read] of CODE_FIELDS) {
+    const known = settings.lookups[list];
+    if (known.length === 0) continue;
+    for (const code of read(profile))
+      if (code !== undefined && code !== "" && !known.some((k) => k.value === code))
+        problems.push(`/reportingProfile: ${label} ${code} is not a code of ${settings.name}`);
+  }
+  const indicators = new Set(settings.indicators.map((i) => i.value));
+  for (const [rule, codes] of Object.entries(profile.indicatorMapping ?? {}))
+    for (const code of codes)
+      if (!indicators.has(code))
+        problems.push(
+          `/reportingProfile: indicator ${code} (rule ${rule}) is not a code of ${settings.name}`,
+        );
+  return problems;
+}

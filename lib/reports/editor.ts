@@ -1,0 +1,273 @@
+import { type TContent, type TContentNode } from "@/lib/reports/content";
+import { checkStored, describeType, fieldLabel } from "@/lib/reports/goaml/check-value";
+import type { TElementDecl, TEnumValue, TGoamlSchema } from "@/lib/reports/goaml/schema";
+import { elementsOf, requiredElements } from "@/lib/reports/goaml/schema";
+import { contentKey, declAt, wrappedItem } from "@/lib/reports/goaml/walk";
+
+// The draft editor's model: the report's fields grouped by who or what they describe. A person, account or entity
+// that appears in several transactions (the same customer on every payout) is one group whose fields carry every
+// path where it appears, so a value is typed once and applied everywhere. Labels are words from the schema names.
+
+export type TEditorInput =
+  | { kind: "select"; options: TEnumValue[] }
+  | { kind: "text"; placeholder: string; maxLength?: number; multiline?: boolean };
+
+export type TEditorField = {
+  /** DOM id, the target of the verdict's links. */
+  id: string;
+  label: string;
+  /** Every content path this field sets. */
+  paths: string[];
+  value: string;
+  required: boolean;
+  missing: boolean;
+  problem?: string;
+  input: TEditorInput;
+};
+
+export type TEditorGroup = { id: string; title: string; where: string[]; fields: TEditorField[] };
+
+type TObj = { [key: string]: TContentNode | undefined };
+const isObj = (v: unknown): v is TObj => v !== null && typeof v === "object" && !Array.isArray(v);
+
+const PARTY = /^t_(person|entity|account)/;
+
+// Words for the structural parts of a path inside a group ("" when the field's own label says enough).
+const PREFIXES: Record<string, string> = {
+  t_from_my_client: "Sender side",
+  t_from: "Sender side",
+  t_to_my_client: "Recipient side",
+  t_to: "Recipient side",
+  from_foreign_currency: "",
+  to_foreign_currency: "",
+  phones: "",
+  addresses: "Address",
+  signatory: "Signatory",
+};
+
+const ROLES: Record<string, string> = {
+  from_person: "sender",
+  from_account: "sender's account",
+  from_entity: "sender",
+  to_person: "recipient",
+  to_account: "recipient's account",
+  to_entity: "recipient",
+  t_person: "account holder",
+  person_my_client: "reported party",
+  person: "reported party",
+  account: "reported account",
+  entity: "reported entity",
+  t_conductor: "conductor",
+};
+
+function canonical(node: TContentNode | undefined): string {
+  if (Array.isArray(node)) return `[${node.map(canonical).join(",")}]`;
+  if (isObj(node))
+    return `{${Object.keys(node)
+      .filter((k) => node[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(node[k])}`)
+      .join(",")}}`;
+  return JSON.stringify(node ?? null);
+}
+
+function partyTitle(node: TObj, typeName: string): string {
+  const text = (v: TContentNode | undefined) =>
+    typeof v === "string" || typeof v === "number" ? String(v) : "";
+  if (typeName.startsWith("t_account")) {
+    const at = text(node.institution_name);
+    return `Account ${text(node.account) || "(no number)"}${at ? ` at ${at}` : ""}`;
+  }
+  if (typeName.startsWith("t_entity")) return text(node.name) || "Unnamed organisation";
+  const name = [text(node.first_name), text(node.last_name)].filter(Boolean).join(" ");
+  return name || "Unnamed person";
+}
+
+type TContainer = { key: string; title: string; where: string; path: string; node: TObj; decl: TElementDecl };
+
+function inputFor(decl: TElementDecl): TEditorInput {
+  const type = decl.simple!;
+  if (type.enumerations.length) return { kind: "select", options: type.enumerations };
+  if (type.base === "boolean")
+    return {
+      kind: "select",
+      options: [
+        { value: "true", label: "Yes" },
+        { value: "false", label: "No" },
+      ],
+    };
+  const long = type.base === "string" && (type.facets.maxLength ?? Infinity) > 255;
+  return { kind: "text", placeholder: describeType(type), maxLength: type.facets.maxLength, multiline: long };
+}
+
+function displayValue(value: TContentNode, decl: TElementDecl): string {
+  if (value === null) return "";
+  // xs:boolean also takes 1 and 0; the editor offers Yes and No.
+  if (decl.simple?.base === "boolean") return /^(true|1)$/.test(String(value)) ? "true" : "false";
+  return String(value);
+}
+
+/** Editor groups for a report's content under the active schema; `missing` is the report's incomplete list. */
+export function buildEditor(content: TContent, schema: TGoamlSchema, missing: string[]): TEditorGroup[] {
+  const containers: TContainer[] = [];
+  const report = schema.report;
+
+  const visit = (node: TObj, decl: TElementDecl, path: string, where: string) => {
+    for (const child of elementsOf(decl.complex)) {
+      const key = contentKey(child.name);
+      const value = node[key];
+      const childPath = path ? `${path}.${key}` : key;
+      if (value === undefined || value === null || !child.complex) continue;
+      const items = Array.isArray(value) ? value : [value];
+      const itemDecl = Array.isArray(value) ? (wrappedItem(child) ?? child) : child;
+      items.forEach((item, i) => {
+        if (!isObj(item) || !itemDecl.complex) return;
+        const p = Array.isArray(value) ? `${childPath}[${i}]` : childPath;
+        const typeName = itemDecl.complex.name ?? "";
+        if (child.name === "transaction") {
+          const number = typeof item.transactionnumber === "string" ? ` (${item.transactionnumber})` : "";
+          const label = `Transaction ${i + 1}`;
+          containers.push({
+            key: p,
+            title: `${label}${number}`,
+            where: label,
+            path: p,
+            node: item,
+            decl: itemDecl,
+          });
+          visit(item, itemDecl, p, label);
+        } else if (PARTY.test(typeName) || path === "") {
+          const role = ROLES[child.name] ?? fieldLabel(child.name).toLowerCase();
+          const title = path === "" ? fieldLabel(child.name) : partyTitle(item, typeName);
+          const key = path === "" ? p : `${typeName}:${canonical(item)}`;
+          containers.push({
+            key,
+            title,
+            where: where ? `${where} · ${role}` : role,
+            path: p,
+            node: item,
+            decl: itemDecl,
+          });
+          visit(item, itemDecl, p, where);
+        } else visit(item, itemDecl, p, where);
+      });
+    }
+  };
+  containers.push({
+    key: "",
+    title: "Report",
+    where: "report header",
+    path: "",
+    node: content,
+    decl: report,
+  });
+  visit(content, report, "", "");
+
+  // Paths of each container, nested containers excluded.
+  const owner = (path: string): TContainer | undefined => {
+    let best: TContainer | undefined;
+    for (const c of containers)
+      if (
+        (c.path === "" || path === c.path || path.startsWith(`${c.path}.`)) &&
+        (!best || c.path.length > best.path.length)
+      )
+        best = c;
+    return best;
+  };
+
+  const leaves: { path: string; value: TContentNode; decl: TElementDecl; required: boolean }[] = [];
+  const collect = (node: TContentNode | undefined, decl: TElementDecl, path: string, required: boolean) => {
+    if (node === undefined) return;
+    if (Array.isArray(node)) {
+      const item = wrappedItem(decl) ?? decl;
+      node.forEach((v, i) => collect(v, item, `${path}[${i}]`, required));
+    } else if (isObj(node)) {
+      const needed = requiredElements(decl.complex);
+      for (const child of elementsOf(decl.complex)) {
+        const key = contentKey(child.name);
+        collect(node[key], child, path ? `${path}.${key}` : key, needed.includes(child.name));
+      }
+    } else if (decl.simple) leaves.push({ path, value: node, decl, required });
+  };
+  collect(content, report, "", true);
+  const missingSet = new Set(missing);
+  for (const path of missing)
+    if (!leaves.some((l) => l.path === path)) {
+      const decl = declAt(schema, path);
+      if (decl?.simple) leaves.push({ path, value: null, decl, required: true });
+    }
+
+  const groups = new Map<string, TEditorGroup>();
+  const fieldsByGroup = new Map<string, Map<string, TEditorField>>();
+  const memberPaths = new Map<string, Set<string>>();
+  for (const leaf of leaves) {
+    const c = owner(leaf.path);
+    if (!c || leaf.path.startsWith("report_indicators")) continue;
+    const rel = c.path ? leaf.path.slice(c.path.length + 1) : leaf.path;
+    let group = groups.get(c.key);
+    if (!group) {
+      group = { id: `g${groups.size + 1}`, title: c.title, where: [], fields: [] };
+      groups.set(c.key, group);
+      fieldsByGroup.set(c.key, new Map());
+      memberPaths.set(c.key, new Set());
+    }
+    if (!memberPaths.get(c.key)!.has(c.path)) {
+      memberPaths.get(c.key)!.add(c.path);
+      group.where.push(c.where);
+    }
+    const fields = fieldsByGroup.get(c.key)!;
+    let field = fields.get(rel);
+    const isMissing = missingSet.has(leaf.path);
+    if (!field) {
+      const prefix = rel
+        .split(".")
+        .slice(0, -1)
+        .map((part) => {
+          const index = /\[(\d+)\]/.exec(part);
+          const key = part.replace(/\[\d+\]/g, "");
+          const name = PREFIXES[key] ?? fieldLabel(key);
+          return index && Number(index[1]) > 0 ? `${name || fieldLabel(key)} ${Number(index[1]) + 1}` : name;
+        })
+        .filter(Boolean);
+      field = {
+        id: `field-${group.id}-${rel.replace(/[^\w]+/g, "-")}`,
+        label: [...prefix, fieldLabel(leaf.decl.name)].join(" · "),
+        paths: [],
+        value: displayValue(leaf.value, leaf.decl),
+        required: leaf.required || isMissing,
+        missing: isMissing,
+        problem: leaf.value === null ? undefined : (checkStored(leaf.decl, leaf.value) ?? undefined),
+        input: inputFor(leaf.decl),
+      };
+      fields.set(rel, field);
+      group.fields.push(field);
+    }
+    field.paths.push(leaf.path);
+    field.missing ||= isMissing;
+  }
+  return [...groups.values()].filter((g) => g.fields.length > 0);
+}
+
+/** The editor field that sets `path`, for linking a problem to it. */
+export function fieldFor(
+  groups: TEditorGroup[],
+  path: string,
+): { group: TEditorGroup; field: TEditorField } | null {
+  for (const group of groups)
+    for (const field of group.fields) if (field.paths.includes(path)) return { group, field };
+  return null;
+}
+
+/** A content path in words: "Daniel Kamau · Date of birth", or the element names as words when no field has it. */
+export function describePath(groups: TEditorGroup[], path: string): string {
+  const hit = fieldFor(groups, path);
+  if (hit) return `${hit.group.title} · ${hit.field.label}`;
+  return path
+    .split(".")
+    .map((part) => {
+      const index = /\[(\d+)\]/.exec(part);
+      const name = fieldLabel(part.replace(/\[\d+\]/g, "").replace(/^transactions$/, "transaction"));
+      return index ? `${name} ${Number(index[1]) + 1}` : name;
+    })
+    .join(" · ");
+}
