@@ -3,7 +3,8 @@
 // Environment: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/rss_bench), BENCH_ROWS (1000000),
 // BENCH_DURATION seconds per level (15), BENCH_CONNECTIONS (1,8,32,64), BENCH_PORT (3200), BENCH_SKIP_LOAD=1.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
@@ -11,13 +12,15 @@ import pg from "pg";
 const DB_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/rss_bench";
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 15);
-const LEVELS = (process.env.BENCH_CONNECTIONS ?? "1,8,32,64").split(",").map(Number);
+const LEVELS = (process.env.BENCH_CONNECTIONS ?? "1,8,32").split(",").map(Number);
 const PORT = Number(process.env.BENCH_PORT ?? 3200);
 const USERS = 50_000;
 const STATE = path.resolve(".data/bench-state.json");
 
 type TLevel = {
   connections: number;
+  /** Server CPU over the level, in cores (1.0 = one core busy), all server processes. */
+  cpuCores: number;
   rps: number;
   p50: number;
   p95: number;
@@ -174,14 +177,80 @@ async function startServer(): Promise<ChildProcess> {
   throw new Error("server did not start");
 }
 
+/** The server process and its descendants (npm start forks one worker per core). */
+function treePids(pid: number): number[] {
+  const out = [pid];
+  for (let i = 0; i < out.length; i++) {
+    try {
+      for (const task of readdirSync(`/proc/${out[i]}/task`)) {
+        const children = readFileSync(`/proc/${out[i]}/task/${task}/children`, "utf8").trim();
+        if (children) out.push(...children.split(/\s+/).map(Number));
+      }
+    } catch {
+      // exited
+    }
+  }
+  return out;
+}
+
 function rssMb(pid: number | undefined): number {
   if (!pid) return 0;
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
-  } catch {
-    return 0;
+  let kb = 0;
+  for (const p of treePids(pid)) {
+    try {
+      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0);
+    } catch {
+      // exited
+    }
   }
+  return Math.round(kb / 1024);
+}
+
+/** CPU seconds used so far by the server tree (utime + stime). */
+function cpuSeconds(pid: number | undefined): number {
+  if (!pid) return 0;
+  let ticks = 0;
+  for (const p of treePids(pid)) {
+    try {
+      const fields = readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1]!.split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // exited
+    }
+  }
+  return ticks / 100;
+}
+
+/** The no-endpoint floor: GET of a /v1 path that has no route (no database work), same server. */
+async function floor(connections: number, serverPid: number | undefined): Promise<TLevel> {
+  const cpu0 = cpuSeconds(serverPid);
+  const t0 = Date.now();
+  const result = await autocannon({
+    url: `http://127.0.0.1:${PORT}/v1/no-such-endpoint`,
+    method: "GET",
+    connections,
+    duration: DURATION,
+  });
+  return summary(
+    connections,
+    result,
+    (cpuSeconds(serverPid) - cpu0) / ((Date.now() - t0) / 1000),
+    rssMb(serverPid),
+  );
+}
+
+function summary(connections: number, result: autocannon.Result, cpuCores: number, rss: number): TLevel {
+  return {
+    connections,
+    cpuCores: Math.round(cpuCores * 100) / 100,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p95: (result.latency as unknown as Record<string, number>).p97_5 ?? result.latency.p90,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    rssMb: rss,
+  };
 }
 
 async function drive(apiKey: string, connections: number, serverPid: number | undefined): Promise<TLevel> {
@@ -189,6 +258,8 @@ async function drive(apiKey: string, connections: number, serverPid: number | un
   const run = Date.now().toString(36);
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb(serverPid))), 500);
+  const cpu0 = cpuSeconds(serverPid);
+  const t0 = Date.now();
   const result = await autocannon({
     url: `http://127.0.0.1:${PORT}/v1/transaction`,
     method: "POST",
@@ -219,16 +290,7 @@ async function drive(apiKey: string, connections: number, serverPid: number | un
     ],
   });
   clearInterval(sampler);
-  return {
-    connections,
-    rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p95: (result.latency as unknown as Record<string, number>).p97_5 ?? result.latency.p90,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-    rssMb: peak,
-  };
+  return summary(connections, result, (cpuSeconds(serverPid) - cpu0) / ((Date.now() - t0) / 1000), peak);
 }
 
 function pgbenchCeiling(clientId: string): { connections: number; tps: number }[] {
@@ -267,14 +329,22 @@ async function main() {
   const { clientId, apiKey } = await prepareDatabase();
   const server = await startServer();
   const levels: TLevel[] = [];
+  const floors: TLevel[] = [];
+  const load0 = os.loadavg()[0]!;
   try {
     // warm-up: compile caches, connection pool
     await drive(apiKey, 4, server.pid).catch(() => undefined);
+    await floor(4, server.pid);
     for (const c of LEVELS) {
       const level = await drive(apiKey, c, server.pid);
       levels.push(level);
       log(
-        `c=${c}: ${level.rps} req/s, p50 ${level.p50} ms, p99 ${level.p99} ms, errors ${level.errors}, non-2xx ${level.non2xx}, rss ${level.rssMb} MB`,
+        `c=${c}: ${level.rps} req/s, p50 ${level.p50} ms, p99 ${level.p99} ms, errors ${level.errors}, non-2xx ${level.non2xx}, cpu ${level.cpuCores} cores, rss ${level.rssMb} MB`,
+      );
+      const f = await floor(c, server.pid);
+      floors.push(f);
+      log(
+        `c=${c} floor (no endpoint): ${f.rps} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, cpu ${f.cpuCores} cores`,
       );
     }
   } finally {
@@ -284,13 +354,18 @@ async function main() {
   const best = levels.reduce((a, b) => (b.rps > a.rps ? b : a));
   const bestCeiling = ceiling.reduce((a, b) => (b.tps > a.tps ? b : a));
   console.log(
-    "\n| connections | screenings/s | p50 ms | p97.5 ms | p99 ms | errors | non-2xx | server RSS MB |",
+    `\nload average at start ${load0.toFixed(2)}, at end ${os.loadavg()[0]!.toFixed(2)} (${os.cpus().length} cores)`,
   );
-  console.log("|---|---|---|---|---|---|---|---|");
-  for (const l of levels)
+  console.log(
+    "\n| connections | screenings/s | p50 ms | p97.5 ms | p99 ms | errors | non-2xx | server CPU cores | server RSS MB | floor/s | floor p50 ms | floor p99 ms | screenings/floor |",
+  );
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+  levels.forEach((l, i) => {
+    const f = floors[i]!;
     console.log(
-      `| ${l.connections} | ${l.rps} | ${l.p50} | ${l.p95} | ${l.p99} | ${l.errors} | ${l.non2xx} | ${l.rssMb} |`,
+      `| ${l.connections} | ${l.rps} | ${l.p50} | ${l.p95} | ${l.p99} | ${l.errors} | ${l.non2xx} | ${l.cpuCores} | ${l.rssMb} | ${f.rps} | ${f.p50} | ${f.p99} | ${(l.rps / Math.max(1, f.rps)).toFixed(2)} |`,
     );
+  });
   console.log(
     `\npgbench ceiling (insert + indexed 24h aggregate + commit): ${ceiling.map((c) => `c=${c.connections}: ${c.tps} tps`).join(", ")}`,
   );
@@ -299,7 +374,7 @@ async function main() {
   );
   writeFileSync(
     path.resolve(".data/bench-results.json"),
-    JSON.stringify({ rows: ROWS, levels, ceiling }, null, 2),
+    JSON.stringify({ rows: ROWS, load0, levels, floors, ceiling }, null, 2),
   );
 }
 

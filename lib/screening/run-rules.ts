@@ -2,7 +2,12 @@ import type { Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { compiledRuleVersion } from "@/lib/rules/cel";
 import type { TAggregateDefinition } from "@/lib/rules/schemas";
-import { aggregateKey, computeAggregates, type TAggregateRequest } from "@/lib/screening/aggregates";
+import {
+  aggregateKey,
+  computeAggregates,
+  type TAggregateRequest,
+  type TAggregateValue,
+} from "@/lib/screening/aggregates";
 import {
   evaluateRule,
   outcomeOf,
@@ -42,6 +47,69 @@ async function loadRules(tx: Tx, clientId: string, subject: TSubject): Promise<T
     ORDER BY r."ruleId"`);
 }
 
+/** The aggregates the rules need (computed once per distinct definition) and the versions that do not compile. */
+export function planAggregates(
+  rules: readonly TLoadedRule[],
+  subject: TSubject,
+): { requests: TAggregateRequest[]; compileErrors: Map<string, string> } {
+  const requests: TAggregateRequest[] = [];
+  const compileErrors = new Map<string, string>();
+  for (const rule of rules) {
+    const specs = Object.values(rule.aggregates ?? {}) as TAggregateDefinition[];
+    if (specs.length === 0) continue;
+    try {
+      const compiled = compiledRuleVersion({ ...rule, id: rule.versionId, subject });
+      for (const [name, spec] of Object.entries(rule.aggregates))
+        requests.push({ spec, where: compiled.wheres[name] });
+    } catch (err) {
+      compileErrors.set(rule.versionId, (err as Error).message);
+    }
+  }
+  return { requests, compileErrors };
+}
+
+/** Evaluates the rules against the variables and the computed aggregates: the decision's content. */
+export function evaluateRules(
+  rules: readonly TLoadedRule[],
+  subject: TSubject,
+  variables: Record<string, unknown>,
+  values: ReadonlyMap<string, TAggregateValue>,
+  compileErrors: ReadonlyMap<string, string>,
+  /** Wraps each rule's evaluation (a hook for per-screening context such as sanctions matches). */
+  wrap: (evaluate: () => TEvaluatedRule) => TEvaluatedRule = (evaluate) => evaluate(),
+) {
+  const aggregatesByVersion: Record<string, Record<string, number | null>> = {};
+  const evaluated = rules.map((rule) => {
+    const seen: TRuleAggregates = { values: {}, errors: {} };
+    // a version that no longer compiles reports that error from evaluateRule
+    if (!compileErrors.has(rule.versionId)) {
+      for (const [name, spec] of Object.entries(rule.aggregates ?? {})) {
+        const result = values.get(aggregateKey(spec));
+        if (!result) seen.errors[name] = "not computed";
+        else if ("error" in result) seen.errors[name] = result.error;
+        else seen.values[name] = result.value;
+      }
+    }
+    if (Object.keys(rule.aggregates ?? {}).length) aggregatesByVersion[rule.versionId] = seen.values;
+    return wrap(() => evaluateRule(subject, rule, variables, seen));
+  });
+
+  const { riskLevel, recommendedAction, triggered, hits } = outcomeOf(rules, evaluated);
+  const byRef = new Map(rules.map((r) => [r.ruleRef, r]));
+  const firedActive: TFiredRule[] = hits.map((e) => ({
+    id: e.ruleId,
+    name: e.name,
+    level: e.level,
+    reason: byRef.get(e.ruleRef)?.reason ?? "",
+    recommendedAction: e.recommendedAction,
+    ruleRef: e.ruleRef,
+    versionId: e.versionId,
+    version: e.version,
+    status: e.status,
+  }));
+  return { riskLevel, recommendedAction, triggered, firedActive, evaluated, aggregatesByVersion };
+}
+
 /**
  * Screens one record against the client's rules for its subject and stores the Decision in `tx`.
  * The screened transaction or event must already be written in `tx` (aggregates include it).
@@ -60,58 +128,17 @@ export async function runRules(
   const started = performance.now();
   const { clientId, subject, subjectId, timestamp, variables } = args;
   const rules = await loadRules(tx, clientId, subject);
-
-  const requests: TAggregateRequest[] = [];
-  const compileErrors = new Map<string, string>();
-  for (const rule of rules) {
-    const specs = Object.values(rule.aggregates ?? {}) as TAggregateDefinition[];
-    if (specs.length === 0) continue;
-    try {
-      const compiled = compiledRuleVersion({ ...rule, id: rule.versionId, subject });
-      for (const [name, spec] of Object.entries(rule.aggregates))
-        requests.push({ spec, where: compiled.wheres[name] });
-    } catch (err) {
-      compileErrors.set(rule.versionId, (err as Error).message);
-    }
-  }
+  const plan = planAggregates(rules, subject);
   const values = await computeAggregates(tx, {
     clientId,
     subject,
     subjectId,
     timestamp,
     variables,
-    aggregates: requests,
+    aggregates: plan.requests,
   });
-
-  const aggregatesByVersion: Record<string, Record<string, number | null>> = {};
-  const evaluated = rules.map((rule) => {
-    const seen: TRuleAggregates = { values: {}, errors: {} };
-    // a version that no longer compiles reports that error from evaluateRule
-    if (!compileErrors.has(rule.versionId)) {
-      for (const [name, spec] of Object.entries(rule.aggregates ?? {})) {
-        const result = values.get(aggregateKey(spec));
-        if (!result) seen.errors[name] = "not computed";
-        else if ("error" in result) seen.errors[name] = result.error;
-        else seen.values[name] = result.value;
-      }
-    }
-    if (Object.keys(rule.aggregates ?? {}).length) aggregatesByVersion[rule.versionId] = seen.values;
-    return evaluateRule(subject, rule, variables, seen);
-  });
-
-  const { riskLevel, recommendedAction, triggered, hits } = outcomeOf(rules, evaluated);
-  const byRef = new Map(rules.map((r) => [r.ruleRef, r]));
-  const firedActive: TFiredRule[] = hits.map((e) => ({
-    id: e.ruleId,
-    name: e.name,
-    level: e.level,
-    reason: byRef.get(e.ruleRef)?.reason ?? "",
-    recommendedAction: e.recommendedAction,
-    ruleRef: e.ruleRef,
-    versionId: e.versionId,
-    version: e.version,
-    status: e.status,
-  }));
+  const { riskLevel, recommendedAction, triggered, firedActive, evaluated, aggregatesByVersion } =
+    evaluateRules(rules, subject, variables, values, plan.compileErrors);
 
   const decision = await tx.decision.create({
     data: {

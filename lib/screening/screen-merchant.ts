@@ -2,7 +2,7 @@ import type { TClientContext } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db";
 import type { TMerchant } from "@/lib/merchants/schemas";
 import { upsertMerchant } from "@/lib/merchants/upsert-merchant";
-import { assessment, type TRiskAssessment } from "@/lib/screening/assessment";
+import { assessment, storedMerchant, type TRiskAssessment } from "@/lib/screening/assessment";
 import { runRules } from "@/lib/screening/run-rules";
 import { TX_OPTIONS } from "@/lib/screening/screen-transaction";
 import { emitWebhook } from "@/lib/webhooks/emit";
@@ -25,7 +25,8 @@ export async function screenMerchant({
       subject: "merchant",
       subjectId: body.id,
       timestamp: body.timestamp,
-      variables: { merchant: { ...body, status: stored.status, createdAt: stored.createdAt.getTime() } },
+      // the stored record: its `timestamp` is the first one received for the id (Merchant rule 2)
+      variables: { merchant: storedMerchant(stored)! },
     });
     const answer = assessment(body.id, result, now);
     await tx.merchant.update({
