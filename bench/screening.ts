@@ -1,9 +1,13 @@
 // npm run bench: screening throughput and latency against `next start` on PostgreSQL with 1,000,000 historical
 // transactions and 30 active rules (8 with aggregates), plus a pgbench ceiling (insert + indexed aggregate + commit).
 // Environment: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/rss_bench), BENCH_ROWS (1000000),
-// BENCH_DURATION seconds per level (15), BENCH_CONNECTIONS (1,8,32,64), BENCH_PORT (3200), BENCH_SKIP_LOAD=1.
+// BENCH_DURATION seconds per level (15), BENCH_CONNECTIONS (1,8,32), BENCH_PORT (3200), BENCH_SKIP_LOAD=1.
+// The server runs as `npm start` does (WEB_CONCURRENCY processes, default one per core) with a webhook
+// subscription to a local receiver; each level is followed by the same server's no-endpoint floor.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -16,6 +20,11 @@ const LEVELS = (process.env.BENCH_CONNECTIONS ?? "1,8,32").split(",").map(Number
 const PORT = Number(process.env.BENCH_PORT ?? 3200);
 const USERS = 50_000;
 const STATE = path.resolve(".data/bench-state.json");
+// The server's secrets; this process encrypts the webhook subscription's secret with the same key.
+const WEBHOOK_SECRET_KEY = "bench-webhook-key-0123456789";
+process.env.WEBHOOK_SECRET_KEY = WEBHOOK_SECRET_KEY;
+process.env.NEXTAUTH_SECRET ??= "bench-secret-0123456789abcdef";
+process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
 
 type TLevel = {
   connections: number;
@@ -29,6 +38,8 @@ type TLevel = {
   non2xx: number;
   rssMb: number;
 };
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function log(msg: string) {
   console.log(`[bench] ${msg}`);
@@ -151,15 +162,18 @@ async function startServer(): Promise<ChildProcess> {
     });
     if (build.status !== 0) throw new Error("next build failed");
   }
-  const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(PORT)], {
+  // As `npm start`: one server process per core (WEB_CONCURRENCY overrides), through scripts/launch.ts.
+  const server = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/start.ts"], {
     env: {
       ...process.env,
       NODE_ENV: "production",
+      PORT: String(PORT),
       DATABASE_URL: DB_URL,
-      DATABASE_POOL_SIZE: "20",
+      DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE ?? "10",
       NEXTAUTH_SECRET: "bench-secret-0123456789abcdef",
-      WEBHOOK_SECRET_KEY: "bench-webhook-key-0123456789",
+      WEBHOOK_SECRET_KEY,
       RATE_LIMIT_PER_SECOND: "1000000",
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
       NEXT_TELEMETRY_DISABLED: "1",
     },
     stdio: ["ignore", "ignore", "inherit"],
@@ -325,12 +339,71 @@ function pgbenchCeiling(clientId: string): { connections: number; tps: number }[
   return out;
 }
 
+/** A webhook receiver answering 200, and a subscription of the bench client to the screening and alert events. */
+async function subscribeReceiver(clientId: string): Promise<http.Server> {
+  const receiver = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => res.writeHead(200).end("ok"));
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  const port = (receiver.address() as AddressInfo).port;
+  await sql(DB_URL, `DELETE FROM webhook_subscriptions WHERE "clientId" = '${clientId}'`);
+  process.env.DATABASE_URL = DB_URL;
+  const { createSubscription } = await import("@/lib/webhooks/create-subscription");
+  await createSubscription({
+    clientId,
+    clientType: "consumer",
+    url: `http://127.0.0.1:${port}/hook`,
+    events: ["transaction.screened", "alert.created"],
+  } as Parameters<typeof createSubscription>[0]);
+  return receiver;
+}
+
+type TDeliveries = {
+  seconds: number;
+  produced: number;
+  delivered: number;
+  backlog: number;
+  producedPerSecond: number;
+  deliveredPerSecond: number;
+  firstAttemptP50Ms: number | null;
+};
+
+/** Deliveries produced and delivered since `since`, the backlog now, and commit-to-first-attempt p50. */
+async function deliveries(since: Date): Promise<TDeliveries> {
+  const seconds = (Date.now() - since.getTime()) / 1000;
+  const iso = since.toISOString();
+  const { rows } = await sql(
+    DB_URL,
+    `SELECT count(*)::int AS produced,
+       count(*) FILTER (WHERE d.status = 'delivered')::int AS delivered,
+       (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM a."startedAt" - d2."createdAt") * 1000)
+        FROM webhook_attempts a JOIN webhook_deliveries d2 ON d2.id = a."deliveryId"
+        WHERE a.attempt = 1 AND d2."createdAt" >= '${iso}') AS p50
+     FROM webhook_deliveries d WHERE d."createdAt" >= '${iso}'`,
+  );
+  const r = rows[0] as { produced: number; delivered: number; p50: number | null };
+  return {
+    seconds: Math.round(seconds),
+    produced: r.produced,
+    delivered: r.delivered,
+    backlog: r.produced - r.delivered,
+    producedPerSecond: Math.round(r.produced / seconds),
+    deliveredPerSecond: Math.round(r.delivered / seconds),
+    firstAttemptP50Ms: r.p50 === null ? null : Math.round(r.p50),
+  };
+}
+
 async function main() {
   const { clientId, apiKey } = await prepareDatabase();
+  const receiver = await subscribeReceiver(clientId);
   const server = await startServer();
   const levels: TLevel[] = [];
   const floors: TLevel[] = [];
   const load0 = os.loadavg()[0]!;
+  const since = new Date();
+  let underLoad = null as TDeliveries | null;
+  let drained = null as TDeliveries | null;
   try {
     // warm-up: compile caches, connection pool
     await drive(apiKey, 4, server.pid).catch(() => undefined);
@@ -372,9 +445,16 @@ async function main() {
   console.log(
     `ratio best screening throughput / best pgbench ceiling: ${(best.rps / bestCeiling.tps).toFixed(2)}`,
   );
+  if (underLoad && drained)
+    console.log(
+      `webhook deliveries (subscription to transaction.screened + alert.created): during the ${underLoad.seconds} s of load ` +
+        `${underLoad.produced} produced (${underLoad.producedPerSecond}/s), ${underLoad.delivered} delivered ` +
+        `(${underLoad.deliveredPerSecond}/s), backlog ${underLoad.backlog}; backlog ${drained.backlog} after ` +
+        `${drained.seconds - underLoad.seconds} s at rest; commit to first attempt p50 ${drained.firstAttemptP50Ms} ms`,
+    );
   writeFileSync(
     path.resolve(".data/bench-results.json"),
-    JSON.stringify({ rows: ROWS, load0, levels, floors, ceiling }, null, 2),
+    JSON.stringify({ rows: ROWS, load0, levels, floors, ceiling, underLoad, drained }, null, 2),
   );
 }
 
