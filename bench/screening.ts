@@ -420,8 +420,15 @@ async function main() {
         `c=${c} floor (no endpoint): ${f.rps} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, cpu ${f.cpuCores} cores`,
       );
     }
+    underLoad = await deliveries(since);
+    log(`deliveries under load: ${JSON.stringify(underLoad)}`);
+    // then at rest: how long the backlog takes to drain (at most 120 s)
+    for (let i = 0; i < 120 && (await deliveries(since)).backlog > 0; i++) await sleep(1000);
+    drained = await deliveries(since);
+    log(`deliveries after draining: ${JSON.stringify(drained)}`);
   } finally {
     server.kill("SIGTERM");
+    receiver.close();
   }
   const ceiling = pgbenchCeiling(clientId);
   const best = levels.reduce((a, b) => (b.rps > a.rps ? b : a));
