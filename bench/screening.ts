@@ -355,7 +355,8 @@ async function subscribeReceiver(clientId: string): Promise<http.Server> {
     clientType: "consumer",
     url: `http://127.0.0.1:${port}/hook`,
     events: ["transaction.screened", "alert.created"],
-  } as Parameters<typeof createSubscription>[0]);
+    secret: "whsec_bench-receiver",
+  });
   return receiver;
 }
 
@@ -396,7 +397,11 @@ async function deliveries(since: Date): Promise<TDeliveries> {
 
 async function main() {
   const { clientId, apiKey } = await prepareDatabase();
-  const receiver = await subscribeReceiver(clientId);
+  // BENCH_WEBHOOKS=0: no subscription (screenings only, no delivery work in the server)
+  const receiver =
+    process.env.BENCH_WEBHOOKS === "0"
+      ? (await sql(DB_URL, `DELETE FROM webhook_subscriptions WHERE "clientId" = '${clientId}'`), null)
+      : await subscribeReceiver(clientId);
   const server = await startServer();
   const levels: TLevel[] = [];
   const floors: TLevel[] = [];
@@ -428,7 +433,7 @@ async function main() {
     log(`deliveries after draining: ${JSON.stringify(drained)}`);
   } finally {
     server.kill("SIGTERM");
-    receiver.close();
+    receiver?.close();
   }
   const ceiling = pgbenchCeiling(clientId);
   const best = levels.reduce((a, b) => (b.rps > a.rps ? b : a));

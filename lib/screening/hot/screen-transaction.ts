@@ -1,7 +1,6 @@
 import type { PoolClient } from "pg";
 import type { TClientContext } from "@/lib/auth/api-keys";
 import { pgPool } from "@/lib/db";
-import { wakeBackgroundJobs } from "@/lib/jobs/wake";
 import { computeAggregates } from "@/lib/screening/aggregates";
 import {
   assessment,
@@ -84,11 +83,9 @@ export async function screenTransactionHot({
     if (existing?.bodyHash === hash) return storedAnswer(body.id, existing);
     const config = await screeningConfig(pool, client);
     try {
-      const answer = await inTransaction((db) =>
+      return await inTransaction((db) =>
         screenInTransaction(db, { clientId: client.id, config, body, hash, replace: !!existing }),
       );
-      if (config.subscriptions.length) wakeBackgroundJobs();
-      return answer;
     } catch (err) {
       // Two first submissions of the same id (or of an inline user or merchant) raced; read again.
       if (attempt < 2 && (isUniqueViolation(err) || err instanceof RetryScreening)) continue;
