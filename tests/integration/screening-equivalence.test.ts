@@ -339,6 +339,36 @@ describe("raw-SQL screening path", () => {
   });
 });
 
+describe("cached screening configuration", () => {
+  it("delivers to a subscription created or deactivated a moment ago from the very next screening", async () => {
+    const { clientId, apiKey } = await createTestClient({ name: "Subscriptions" });
+    const screen = (id: string) =>
+      call(transactionRoute.POST, {
+        apiKey,
+        body: { id, userId: "su", status: "APPROVED", currencyCode: "USD", amount: 1, timestamp: Date.now() },
+      });
+    const deliveriesOf = (transactionId: string) =>
+      prisma.webhookDelivery.count({
+        where: { clientId, body: { contains: `"id":"${transactionId}"` } },
+      });
+    expect((await screen("sub-1")).status).toBe(200);
+    const subscription = await prisma.webhookSubscription.create({
+      data: {
+        clientId,
+        url: "http://127.0.0.1:9/hook",
+        events: ["transaction.screened"],
+        secretEncrypted: "unused-in-this-test",
+      },
+    });
+    expect((await screen("sub-2")).status).toBe(200);
+    await prisma.webhookSubscription.update({ where: { id: subscription.id }, data: { active: false } });
+    expect((await screen("sub-3")).status).toBe(200);
+    expect([await deliveriesOf("sub-1"), await deliveriesOf("sub-2"), await deliveriesOf("sub-3")]).toEqual([
+      0, 1, 0,
+    ]);
+  });
+});
+
 describe("a stored merchant keeps its first timestamp (interface, Merchant rule 2)", () => {
   it("in the stored record and as merchant.timestamp, via /v1/merchantRequest and inline", async () => {
     const { clientId, apiKey } = await createTestClient({
