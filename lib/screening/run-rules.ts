@@ -123,11 +123,13 @@ export async function runRules(
     subjectId: string;
     timestamp: number;
     variables: Record<string, unknown>;
+    /** The client's rules for the subject from the in-memory cache (lib/screening/hot/config.ts); read here when absent. */
+    rules?: readonly TLoadedRule[];
   },
 ): Promise<TRunRulesResult> {
   const started = performance.now();
   const { clientId, subject, subjectId, timestamp, variables } = args;
-  const rules = await loadRules(tx, clientId, subject);
+  const rules = args.rules ?? (await loadRules(tx, clientId, subject));
   const plan = planAggregates(rules, subject);
   const values = await computeAggregates(tx, {
     clientId,

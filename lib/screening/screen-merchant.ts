@@ -1,5 +1,6 @@
 import type { TClientContext } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db";
+import { cachedRules } from "@/lib/screening/hot/config";
 import type { TMerchant } from "@/lib/merchants/schemas";
 import { upsertMerchant } from "@/lib/merchants/upsert-merchant";
 import { assessment, storedMerchant, type TRiskAssessment } from "@/lib/screening/assessment";
@@ -16,12 +17,14 @@ export async function screenMerchant({
   body: TMerchant;
 }): Promise<TRiskAssessment> {
   const clientId = client.id;
+  const rules = await cachedRules(client, "merchant");
   return prisma.$transaction(async (tx) => {
     const now = new Date();
     await upsertMerchant(tx, { clientId, merchant: body });
     const stored = await tx.merchant.findUniqueOrThrow({ where: { clientId_id: { clientId, id: body.id } } });
     const result = await runRules(tx, {
       clientId,
+      rules,
       subject: "merchant",
       subjectId: body.id,
       timestamp: body.timestamp,

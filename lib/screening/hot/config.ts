@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from "pg";
 import type { TClientContext } from "@/lib/auth/api-keys";
+import { pgPool } from "@/lib/db";
 import { compiledRuleVersion } from "@/lib/rules/cel";
 import type { TSubject } from "@/lib/screening/run-rules";
 import type { TLoadedRule } from "@/lib/screening/evaluate-rules";
@@ -89,4 +90,12 @@ export async function screeningConfig(
 /** Forgets every cached configuration (tests). */
 export function clearScreeningConfigs(): void {
   byClient.clear();
+}
+
+/** The client's evaluated rules for a subject, from the cache (one statement when it is stale). */
+export async function cachedRules(
+  client: TClientContext,
+  subject: TSubject,
+): Promise<readonly TLoadedRule[]> {
+  return (await screeningConfig(pgPool(), client)).rules.get(subject) ?? [];
 }
