@@ -1,9 +1,14 @@
 // npm run bench: screening throughput and latency against `next start` on PostgreSQL with 1,000,000 historical
 // transactions and 30 active rules (8 with aggregates), plus a pgbench ceiling (insert + indexed aggregate + commit).
 // Environment: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/rss_bench), BENCH_ROWS (1000000),
-// BENCH_DURATION seconds per level (15), BENCH_CONNECTIONS (1,8,32,64), BENCH_PORT (3200), BENCH_SKIP_LOAD=1.
+// BENCH_DURATION seconds per level (15), BENCH_CONNECTIONS (1,8,32), BENCH_PORT (3200), BENCH_SKIP_LOAD=1.
+// The server runs as `npm start` does (WEB_CONCURRENCY processes, default one per core) with a webhook
+// subscription to a local receiver; each level is followed by the same server's no-endpoint floor.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
@@ -11,13 +16,20 @@ import pg from "pg";
 const DB_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/rss_bench";
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 15);
-const LEVELS = (process.env.BENCH_CONNECTIONS ?? "1,8,32,64").split(",").map(Number);
+const LEVELS = (process.env.BENCH_CONNECTIONS ?? "1,8,32").split(",").map(Number);
 const PORT = Number(process.env.BENCH_PORT ?? 3200);
 const USERS = 50_000;
 const STATE = path.resolve(".data/bench-state.json");
+// The server's secrets; this process encrypts the webhook subscription's secret with the same key.
+const WEBHOOK_SECRET_KEY = "bench-webhook-key-0123456789";
+process.env.WEBHOOK_SECRET_KEY = WEBHOOK_SECRET_KEY;
+process.env.NEXTAUTH_SECRET ??= "bench-secret-0123456789abcdef";
+process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
 
 type TLevel = {
   connections: number;
+  /** Server CPU over the level, in cores (1.0 = one core busy), all server processes. */
+  cpuCores: number;
   rps: number;
   p50: number;
   p95: number;
@@ -26,6 +38,8 @@ type TLevel = {
   non2xx: number;
   rssMb: number;
 };
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function log(msg: string) {
   console.log(`[bench] ${msg}`);
@@ -148,15 +162,18 @@ async function startServer(): Promise<ChildProcess> {
     });
     if (build.status !== 0) throw new Error("next build failed");
   }
-  const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(PORT)], {
+  // As `npm start`: one server process per core (WEB_CONCURRENCY overrides), through scripts/launch.ts.
+  const server = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/start.ts"], {
     env: {
       ...process.env,
       NODE_ENV: "production",
+      PORT: String(PORT),
       DATABASE_URL: DB_URL,
-      DATABASE_POOL_SIZE: "20",
+      DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE ?? "10",
       NEXTAUTH_SECRET: "bench-secret-0123456789abcdef",
-      WEBHOOK_SECRET_KEY: "bench-webhook-key-0123456789",
+      WEBHOOK_SECRET_KEY,
       RATE_LIMIT_PER_SECOND: "1000000",
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
       NEXT_TELEMETRY_DISABLED: "1",
     },
     stdio: ["ignore", "ignore", "inherit"],
@@ -174,14 +191,80 @@ async function startServer(): Promise<ChildProcess> {
   throw new Error("server did not start");
 }
 
+/** The server process and its descendants (npm start forks one worker per core). */
+function treePids(pid: number): number[] {
+  const out = [pid];
+  for (let i = 0; i < out.length; i++) {
+    try {
+      for (const task of readdirSync(`/proc/${out[i]}/task`)) {
+        const children = readFileSync(`/proc/${out[i]}/task/${task}/children`, "utf8").trim();
+        if (children) out.push(...children.split(/\s+/).map(Number));
+      }
+    } catch {
+      // exited
+    }
+  }
+  return out;
+}
+
 function rssMb(pid: number | undefined): number {
   if (!pid) return 0;
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
-  } catch {
-    return 0;
+  let kb = 0;
+  for (const p of treePids(pid)) {
+    try {
+      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0);
+    } catch {
+      // exited
+    }
   }
+  return Math.round(kb / 1024);
+}
+
+/** CPU seconds used so far by the server tree (utime + stime). */
+function cpuSeconds(pid: number | undefined): number {
+  if (!pid) return 0;
+  let ticks = 0;
+  for (const p of treePids(pid)) {
+    try {
+      const fields = readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1]!.split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // exited
+    }
+  }
+  return ticks / 100;
+}
+
+/** The no-endpoint floor: GET of a /v1 path that has no route (no database work), same server. */
+async function floor(connections: number, serverPid: number | undefined): Promise<TLevel> {
+  const cpu0 = cpuSeconds(serverPid);
+  const t0 = Date.now();
+  const result = await autocannon({
+    url: `http://127.0.0.1:${PORT}/v1/no-such-endpoint`,
+    method: "GET",
+    connections,
+    duration: DURATION,
+  });
+  return summary(
+    connections,
+    result,
+    (cpuSeconds(serverPid) - cpu0) / ((Date.now() - t0) / 1000),
+    rssMb(serverPid),
+  );
+}
+
+function summary(connections: number, result: autocannon.Result, cpuCores: number, rss: number): TLevel {
+  return {
+    connections,
+    cpuCores: Math.round(cpuCores * 100) / 100,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p95: (result.latency as unknown as Record<string, number>).p97_5 ?? result.latency.p90,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    rssMb: rss,
+  };
 }
 
 async function drive(apiKey: string, connections: number, serverPid: number | undefined): Promise<TLevel> {
@@ -189,6 +272,8 @@ async function drive(apiKey: string, connections: number, serverPid: number | un
   const run = Date.now().toString(36);
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb(serverPid))), 500);
+  const cpu0 = cpuSeconds(serverPid);
+  const t0 = Date.now();
   const result = await autocannon({
     url: `http://127.0.0.1:${PORT}/v1/transaction`,
     method: "POST",
@@ -219,16 +304,7 @@ async function drive(apiKey: string, connections: number, serverPid: number | un
     ],
   });
   clearInterval(sampler);
-  return {
-    connections,
-    rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p95: (result.latency as unknown as Record<string, number>).p97_5 ?? result.latency.p90,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-    rssMb: peak,
-  };
+  return summary(connections, result, (cpuSeconds(serverPid) - cpu0) / ((Date.now() - t0) / 1000), peak);
 }
 
 function pgbenchCeiling(clientId: string): { connections: number; tps: number }[] {
@@ -263,43 +339,134 @@ function pgbenchCeiling(clientId: string): { connections: number; tps: number }[
   return out;
 }
 
+/** A webhook receiver answering 200, and a subscription of the bench client to the screening and alert events. */
+async function subscribeReceiver(clientId: string): Promise<http.Server> {
+  const receiver = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => res.writeHead(200).end("ok"));
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  const port = (receiver.address() as AddressInfo).port;
+  await sql(DB_URL, `DELETE FROM webhook_subscriptions WHERE "clientId" = '${clientId}'`);
+  process.env.DATABASE_URL = DB_URL;
+  const { createSubscription } = await import("@/lib/webhooks/create-subscription");
+  await createSubscription({
+    clientId,
+    clientType: "consumer",
+    url: `http://127.0.0.1:${port}/hook`,
+    events: ["transaction.screened", "alert.created"],
+    secret: "whsec_bench-receiver",
+  });
+  return receiver;
+}
+
+type TDeliveries = {
+  seconds: number;
+  produced: number;
+  delivered: number;
+  backlog: number;
+  producedPerSecond: number;
+  deliveredPerSecond: number;
+  firstAttemptP50Ms: number | null;
+};
+
+/** Deliveries produced and delivered since `since`, the backlog now, and commit-to-first-attempt p50. */
+async function deliveries(since: Date): Promise<TDeliveries> {
+  const seconds = (Date.now() - since.getTime()) / 1000;
+  const iso = since.toISOString();
+  const { rows } = await sql(
+    DB_URL,
+    `SELECT count(*)::int AS produced,
+       count(*) FILTER (WHERE d.status = 'delivered')::int AS delivered,
+       (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM a."startedAt" - d2."createdAt") * 1000)
+        FROM webhook_attempts a JOIN webhook_deliveries d2 ON d2.id = a."deliveryId"
+        WHERE a.attempt = 1 AND d2."createdAt" >= '${iso}') AS p50
+     FROM webhook_deliveries d WHERE d."createdAt" >= '${iso}'`,
+  );
+  const r = rows[0] as { produced: number; delivered: number; p50: number | null };
+  return {
+    seconds: Math.round(seconds),
+    produced: r.produced,
+    delivered: r.delivered,
+    backlog: r.produced - r.delivered,
+    producedPerSecond: Math.round(r.produced / seconds),
+    deliveredPerSecond: Math.round(r.delivered / seconds),
+    firstAttemptP50Ms: r.p50 === null ? null : Math.round(r.p50),
+  };
+}
+
 async function main() {
   const { clientId, apiKey } = await prepareDatabase();
+  // BENCH_WEBHOOKS=0: no subscription (screenings only, no delivery work in the server)
+  const receiver =
+    process.env.BENCH_WEBHOOKS === "0"
+      ? (await sql(DB_URL, `DELETE FROM webhook_subscriptions WHERE "clientId" = '${clientId}'`), null)
+      : await subscribeReceiver(clientId);
   const server = await startServer();
   const levels: TLevel[] = [];
+  const floors: TLevel[] = [];
+  const load0 = os.loadavg()[0]!;
+  const since = new Date();
+  let underLoad = null as TDeliveries | null;
+  let drained = null as TDeliveries | null;
   try {
     // warm-up: compile caches, connection pool
     await drive(apiKey, 4, server.pid).catch(() => undefined);
+    await floor(4, server.pid);
     for (const c of LEVELS) {
       const level = await drive(apiKey, c, server.pid);
       levels.push(level);
       log(
-        `c=${c}: ${level.rps} req/s, p50 ${level.p50} ms, p99 ${level.p99} ms, errors ${level.errors}, non-2xx ${level.non2xx}, rss ${level.rssMb} MB`,
+        `c=${c}: ${level.rps} req/s, p50 ${level.p50} ms, p99 ${level.p99} ms, errors ${level.errors}, non-2xx ${level.non2xx}, cpu ${level.cpuCores} cores, rss ${level.rssMb} MB`,
+      );
+      const f = await floor(c, server.pid);
+      floors.push(f);
+      log(
+        `c=${c} floor (no endpoint): ${f.rps} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, cpu ${f.cpuCores} cores`,
       );
     }
+    underLoad = await deliveries(since);
+    log(`deliveries under load: ${JSON.stringify(underLoad)}`);
+    // then at rest: how long the backlog takes to drain (at most 120 s)
+    for (let i = 0; i < 120 && (await deliveries(since)).backlog > 0; i++) await sleep(1000);
+    drained = await deliveries(since);
+    log(`deliveries after draining: ${JSON.stringify(drained)}`);
   } finally {
     server.kill("SIGTERM");
+    receiver?.close();
   }
   const ceiling = pgbenchCeiling(clientId);
   const best = levels.reduce((a, b) => (b.rps > a.rps ? b : a));
   const bestCeiling = ceiling.reduce((a, b) => (b.tps > a.tps ? b : a));
   console.log(
-    "\n| connections | screenings/s | p50 ms | p97.5 ms | p99 ms | errors | non-2xx | server RSS MB |",
+    `\nload average at start ${load0.toFixed(2)}, at end ${os.loadavg()[0]!.toFixed(2)} (${os.cpus().length} cores)`,
   );
-  console.log("|---|---|---|---|---|---|---|---|");
-  for (const l of levels)
+  console.log(
+    "\n| connections | screenings/s | p50 ms | p97.5 ms | p99 ms | errors | non-2xx | server CPU cores | server RSS MB | floor/s | floor p50 ms | floor p99 ms | screenings/floor |",
+  );
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+  levels.forEach((l, i) => {
+    const f = floors[i]!;
     console.log(
-      `| ${l.connections} | ${l.rps} | ${l.p50} | ${l.p95} | ${l.p99} | ${l.errors} | ${l.non2xx} | ${l.rssMb} |`,
+      `| ${l.connections} | ${l.rps} | ${l.p50} | ${l.p95} | ${l.p99} | ${l.errors} | ${l.non2xx} | ${l.cpuCores} | ${l.rssMb} | ${f.rps} | ${f.p50} | ${f.p99} | ${(l.rps / Math.max(1, f.rps)).toFixed(2)} |`,
     );
+  });
   console.log(
     `\npgbench ceiling (insert + indexed 24h aggregate + commit): ${ceiling.map((c) => `c=${c.connections}: ${c.tps} tps`).join(", ")}`,
   );
   console.log(
     `ratio best screening throughput / best pgbench ceiling: ${(best.rps / bestCeiling.tps).toFixed(2)}`,
   );
+  if (underLoad && drained)
+    console.log(
+      `webhook deliveries (subscription to transaction.screened + alert.created): during the ${underLoad.seconds} s of load ` +
+        `${underLoad.produced} produced (${underLoad.producedPerSecond}/s), ${underLoad.delivered} delivered ` +
+        `(${underLoad.deliveredPerSecond}/s), backlog ${underLoad.backlog}; backlog ${drained.backlog} after ` +
+        `${drained.seconds - underLoad.seconds} s at rest; commit to first attempt p50 ${drained.firstAttemptP50Ms} ms`,
+    );
   writeFileSync(
     path.resolve(".data/bench-results.json"),
-    JSON.stringify({ rows: ROWS, levels, ceiling }, null, 2),
+    JSON.stringify({ rows: ROWS, load0, levels, floors, ceiling, underLoad, drained }, null, 2),
   );
 }
 

@@ -7,7 +7,8 @@ import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { startReceiver, type TReceiver } from "../tests/support/webhook-receiver";
 
-// Crash safety of the built server (`next start`, the in-process job driver included): under a
+// Crash safety of the built server (`npm start` with two server processes, WEB_CONCURRENCY=2, each
+// running the in-process job driver; CRASH_WEB_CONCURRENCY overrides): under a
 // steady load of screenings with a webhook subscription, the whole server process group is
 // SIGKILLed at random moments and started again. Afterwards every transaction that got a 200 is
 // stored with its decision, no transaction is stored without one, and every webhook due is delivered
@@ -31,6 +32,7 @@ const serverEnv: Record<string, string | undefined> = {
   NODE_ENV: "production",
   NEXT_TELEMETRY_DISABLED: "1",
   PORT: String(PORT),
+  WEB_CONCURRENCY: process.env.CRASH_WEB_CONCURRENCY ?? "2",
   DATABASE_URL,
   NEXTAUTH_URL: BASE,
   NEXTAUTH_SECRET: "crash-nextauth-secret-0123456789",
@@ -56,8 +58,8 @@ let server: ChildProcess | null = null;
 let receiver: TReceiver;
 
 async function startServer(): Promise<void> {
-  // Its own process group, so the kill takes every process `next start` runs.
-  const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(PORT)], {
+  // `npm start` (scripts/start.ts) in its own process group, so the kill takes every server process.
+  const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/start.ts"], {
     env: serverEnv as NodeJS.ProcessEnv,
     detached: true,
     stdio: ["ignore", "ignore", "ignore"],
@@ -71,7 +73,7 @@ async function startServer(): Promise<void> {
     } catch {
       // not up yet
     }
-    if (Date.now() > deadline) throw new Error("next start did not come up");
+    if (Date.now() > deadline) throw new Error("npm start did not come up");
     await sleep(100);
   }
 }

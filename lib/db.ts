@@ -1,10 +1,11 @@
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { env } from "@/lib/env";
 
 // One Prisma client per process (create-t3-app's globalThis singleton, which also survives hot reloads),
 // created on first use so that importing this module (for example during `next build`) needs no database.
-const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient };
+const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient; pgPool?: pg.Pool };
 
 function client(): PrismaClient {
   if (globalForPrisma.prisma) return globalForPrisma.prisma;
@@ -14,7 +15,13 @@ function client(): PrismaClient {
       "DATABASE_URL is not set. Use `npm run dev` / `npm start`, which start the embedded database, or set DATABASE_URL.",
     );
   }
-  const adapter = new PrismaPg({ connectionString, max: env.DATABASE_POOL_SIZE });
+  // One pool for both: Prisma and the raw-SQL screening path (lib/screening/hot) share the connection
+  // budget (the embedded database serves a single connection).
+  const pool = new pg.Pool({ connectionString, max: env.DATABASE_POOL_SIZE, allowExitOnIdle: true });
+  // An idle connection dropped by the server (restart, DROP DATABASE ... FORCE) is replaced on next use.
+  pool.on("error", () => undefined);
+  globalForPrisma.pgPool = pool;
+  const adapter = new PrismaPg(pool);
   globalForPrisma.prisma = new PrismaClient({ adapter });
   return globalForPrisma.prisma;
 }
@@ -28,3 +35,9 @@ export const prisma: PrismaClient = new Proxy({} as PrismaClient, {
 });
 
 export type Tx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
+
+/** The pg pool under Prisma, for the raw-SQL hot path (lib/screening/hot). */
+export function pgPool(): pg.Pool {
+  client();
+  return globalForPrisma.pgPool!;
+}

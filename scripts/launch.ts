@@ -1,6 +1,9 @@
 // Starts the service: embedded database when DATABASE_URL is unset, migrations, demo data (dev), then Next.js.
 import { spawn } from "node:child_process";
+import cluster from "node:cluster";
+import os from "node:os";
 import path from "node:path";
+import { answerRateLimitMessage } from "../lib/http/rate-limit";
 import { localSecrets } from "../lib/local-secrets";
 import { DATA_DIR, startEmbeddedDatabase, type TEmbeddedDatabase } from "../lib/embedded/server";
 
@@ -53,6 +56,8 @@ export async function launch(mode: "dev" | "start"): Promise<void> {
 
   // Next's own entry point, not npx, so that signals reach the server itself.
   const nextBin = path.resolve("node_modules/next/dist/bin/next");
+  const workers = serverProcesses(mode, embedded !== null);
+  if (workers > 1) return startCluster(nextBin, port, workers);
   const child = spawn(process.execPath, [nextBin, mode, "-p", port], { stdio: "inherit", env: process.env });
   const shutdown = (signal: NodeJS.Signals) => {
     child.kill(signal);
@@ -62,4 +67,51 @@ export async function launch(mode: "dev" | "start"): Promise<void> {
   child.on("exit", (code) => {
     void (embedded ? embedded.stop() : Promise.resolve()).finally(() => process.exit(code ?? 0));
   });
+}
+
+/**
+ * Server processes: one per core for `npm start` on PostgreSQL (WEB_CONCURRENCY overrides; 1 is a
+ * single process); always one in dev and on the embedded database, which serves one connection.
+ */
+function serverProcesses(mode: "dev" | "start", embedded: boolean): number {
+  if (mode !== "start" || embedded) return 1;
+  const raw = process.env.WEB_CONCURRENCY;
+  if (raw === undefined || raw === "") return os.availableParallelism();
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) {
+    console.error(`WEB_CONCURRENCY must be a positive integer (got "${raw}")`);
+    process.exit(1);
+  }
+  return n;
+}
+
+/**
+ * `next start` in `count` cluster workers sharing the port (the primary hands out connections), with
+ * the per-key rate limit held here for all of them, and a worker that dies replaced.
+ */
+function startCluster(nextBin: string, port: string, count: number): void {
+  cluster.setupPrimary({ exec: nextBin, args: ["start", "-p", port] });
+  const env = { RSS_RATE_LIMIT_IPC: "1" };
+  let stopping = false;
+  cluster.on("message", (worker, message) => {
+    answerRateLimitMessage(message, (answer) => {
+      if (worker.isConnected()) worker.send(answer);
+    });
+  });
+  cluster.on("exit", (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
+    console.error(`server process ${worker.process.pid} exited (${signal ?? code}); starting another`);
+    cluster.fork(env);
+  });
+  const shutdown = (signal: NodeJS.Signals) => {
+    stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+  };
+  process.on("SIGINT", shutdown);
+  process.on("SIGTERM", shutdown);
+  console.log(`Starting ${count} server processes on port ${port} (WEB_CONCURRENCY)`);
+  for (let i = 0; i < count; i++) cluster.fork(env);
 }

@@ -7,7 +7,7 @@ import { notFound, validationError } from "@/lib/http/errors";
 import { compiledRuleVersion } from "@/lib/rules/cel";
 import type { TAggregateDefinition } from "@/lib/rules/schemas";
 import { aggregateKey, computeAggregates, type TAggregateRequest } from "@/lib/screening/aggregates";
-import { storedEntity } from "@/lib/screening/assessment";
+import { storedEntity, storedMerchant } from "@/lib/screening/assessment";
 import { evaluateRule, type TLoadedRule, type TRuleAggregates } from "@/lib/screening/evaluate-rules";
 
 export type TBacktestHit = {
@@ -230,7 +230,7 @@ async function screeningVariables(
     }
     const variables: Record<string, unknown> = { transaction: row.data };
     const u = storedEntity(row.userId ? (usersById.get(row.userId) ?? null) : null);
-    const m = storedEntity(row.merchantId ? (merchantsById.get(row.merchantId) ?? null) : null);
+    const m = storedMerchant(row.merchantId ? (merchantsById.get(row.merchantId) ?? null) : null);
     if (u) variables.user = u;
     if (m) variables.merchant = m;
     out.set(row.id, variables);

@@ -17,6 +17,9 @@ type TDriverError = {
 
 /** The PostgreSQL SQLSTATE of a Prisma driver-adapter error, if any. */
 export function sqlState(err: unknown): string | undefined {
+  // raw SQL through pg (lib/screening/hot): the driver's own error
+  if (err instanceof Error && "severity" in err && typeof (err as { code?: unknown }).code === "string")
+    return (err as unknown as { code: string }).code;
   const cause = (err as TDriverError | null)?.meta?.driverAdapterError?.cause;
   const code = cause?.originalCode ?? cause?.code;
   return typeof code === "string" ? code : undefined;

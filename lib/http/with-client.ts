@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { authenticateApiKey, type TClientContext } from "@/lib/auth/api-keys";
 import { env } from "@/lib/env";
 import { ApiError, errorResponse, forbidden, unauthorized, validationError } from "@/lib/http/errors";
-import { takeToken } from "@/lib/http/rate-limit";
+import { takeTokenShared } from "@/lib/http/rate-limit";
 import { dbInputError } from "@/lib/http/db-input-errors";
 import { nulCharacterIssues } from "@/lib/http/reject-nul";
 import { formatIssues, issueMessage } from "@/lib/http/zod-issues";
@@ -100,7 +100,7 @@ export function withClient<P = Record<string, string>>(
       if (!key) throw unauthorized("Missing API key");
       const client = await authenticateApiKey(key);
       if (!client) throw unauthorized("Invalid or revoked API key");
-      const limited = takeToken(client.apiKeyId, env.RATE_LIMIT_PER_SECOND);
+      const limited = await takeTokenShared(client.apiKeyId, env.RATE_LIMIT_PER_SECOND);
       if (!limited.ok)
         throw new ApiError(429, "RATE_LIMITED", "Too many requests", undefined, {
           "Retry-After": String(limited.retryAfterSeconds),

@@ -1,4 +1,5 @@
 import type { Tx } from "@/lib/db";
+import type { TLoadedRule } from "@/lib/screening/evaluate-rules";
 import { assessment, ruleVariables, type TRiskAssessment } from "@/lib/screening/assessment";
 import { openAlerts } from "@/lib/screening/open-alerts";
 import { runRules } from "@/lib/screening/run-rules";
@@ -18,6 +19,7 @@ export async function assessTransaction(
     merchantId,
     occurredAt,
     now,
+    rules,
   }: {
     clientId: string;
     /** The transaction as the rules see it: the request's field names. */
@@ -26,6 +28,8 @@ export async function assessTransaction(
     merchantId: string | null;
     occurredAt: number;
     now: Date;
+    /** From the in-memory cache when the caller has it (runRules reads them otherwise). */
+    rules?: readonly TLoadedRule[];
   },
 ): Promise<TRiskAssessment> {
   const variables = await ruleVariables(tx, { clientId, userId, merchantId, subject: { transaction } });
@@ -35,6 +39,7 @@ export async function assessTransaction(
     subjectId: transaction.id,
     timestamp: occurredAt,
     variables,
+    rules,
   });
   const answer = assessment(transaction.id, result, now);
   await tx.transaction.update({

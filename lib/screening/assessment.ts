@@ -77,6 +77,17 @@ export function storedEntity(
 }
 
 /**
+ * A stored merchant as the rules see it: like storedEntity, and `timestamp` is the first one ever
+ * received for the id (interface, Merchant rule 2), whatever later requests sent.
+ */
+export function storedMerchant(
+  row: { data: unknown; status: string | null; createdAt: Date } | null,
+): Record<string, unknown> | undefined {
+  const entity = storedEntity(row);
+  return entity && { ...entity, timestamp: row!.createdAt.getTime() };
+}
+
+/**
  * The CEL variables of a screening: the subject under its own name (`{ transaction: body }`) plus the
  * stored user and merchant it refers to, left out (so `has()` is false) when not stored.
  */
@@ -100,8 +111,8 @@ export async function ruleVariables(
   ]);
   const variables: Record<string, unknown> = { ...subject };
   const storedUser = storedEntity(user);
-  const storedMerchant = storedEntity(merchant);
+  const merchantVariable = storedMerchant(merchant);
   if (storedUser) variables.user = storedUser;
-  if (storedMerchant) variables.merchant = storedMerchant;
+  if (merchantVariable) variables.merchant = merchantVariable;
   return variables;
 }

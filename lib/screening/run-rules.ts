@@ -2,7 +2,12 @@ import type { Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { compiledRuleVersion } from "@/lib/rules/cel";
 import type { TAggregateDefinition } from "@/lib/rules/schemas";
-import { aggregateKey, computeAggregates, type TAggregateRequest } from "@/lib/screening/aggregates";
+import {
+  aggregateKey,
+  computeAggregates,
+  type TAggregateRequest,
+  type TAggregateValue,
+} from "@/lib/screening/aggregates";
 import {
   evaluateRule,
   outcomeOf,
@@ -42,25 +47,11 @@ async function loadRules(tx: Tx, clientId: string, subject: TSubject): Promise<T
     ORDER BY r."ruleId"`);
 }
 
-/**
- * Screens one record against the client's rules for its subject and stores the Decision in `tx`.
- * The screened transaction or event must already be written in `tx` (aggregates include it).
- * `variables` must be JSON values (timestamps as epoch ms): they are stored for replay.
- */
-export async function runRules(
-  tx: Tx,
-  args: {
-    clientId: string;
-    subject: TSubject;
-    subjectId: string;
-    timestamp: number;
-    variables: Record<string, unknown>;
-  },
-): Promise<TRunRulesResult> {
-  const started = performance.now();
-  const { clientId, subject, subjectId, timestamp, variables } = args;
-  const rules = await loadRules(tx, clientId, subject);
-
+/** The aggregates the rules need (computed once per distinct definition) and the versions that do not compile. */
+export function planAggregates(
+  rules: readonly TLoadedRule[],
+  subject: TSubject,
+): { requests: TAggregateRequest[]; compileErrors: Map<string, string> } {
   const requests: TAggregateRequest[] = [];
   const compileErrors = new Map<string, string>();
   for (const rule of rules) {
@@ -74,15 +65,19 @@ export async function runRules(
       compileErrors.set(rule.versionId, (err as Error).message);
     }
   }
-  const values = await computeAggregates(tx, {
-    clientId,
-    subject,
-    subjectId,
-    timestamp,
-    variables,
-    aggregates: requests,
-  });
+  return { requests, compileErrors };
+}
 
+/** Evaluates the rules against the variables and the computed aggregates: the decision's content. */
+export function evaluateRules(
+  rules: readonly TLoadedRule[],
+  subject: TSubject,
+  variables: Record<string, unknown>,
+  values: ReadonlyMap<string, TAggregateValue>,
+  compileErrors: ReadonlyMap<string, string>,
+  /** Wraps each rule's evaluation (a hook for per-screening context such as sanctions matches). */
+  wrap: (evaluate: () => TEvaluatedRule) => TEvaluatedRule = (evaluate) => evaluate(),
+) {
   const aggregatesByVersion: Record<string, Record<string, number | null>> = {};
   const evaluated = rules.map((rule) => {
     const seen: TRuleAggregates = { values: {}, errors: {} };
@@ -96,7 +91,7 @@ export async function runRules(
       }
     }
     if (Object.keys(rule.aggregates ?? {}).length) aggregatesByVersion[rule.versionId] = seen.values;
-    return evaluateRule(subject, rule, variables, seen);
+    return wrap(() => evaluateRule(subject, rule, variables, seen));
   });
 
   const { riskLevel, recommendedAction, triggered, hits } = outcomeOf(rules, evaluated);
@@ -112,6 +107,40 @@ export async function runRules(
     version: e.version,
     status: e.status,
   }));
+  return { riskLevel, recommendedAction, triggered, firedActive, evaluated, aggregatesByVersion };
+}
+
+/**
+ * Screens one record against the client's rules for its subject and stores the Decision in `tx`.
+ * The screened transaction or event must already be written in `tx` (aggregates include it).
+ * `variables` must be JSON values (timestamps as epoch ms): they are stored for replay.
+ */
+export async function runRules(
+  tx: Tx,
+  args: {
+    clientId: string;
+    subject: TSubject;
+    subjectId: string;
+    timestamp: number;
+    variables: Record<string, unknown>;
+    /** The client's rules for the subject from the in-memory cache (lib/screening/hot/config.ts); read here when absent. */
+    rules?: readonly TLoadedRule[];
+  },
+): Promise<TRunRulesResult> {
+  const started = performance.now();
+  const { clientId, subject, subjectId, timestamp, variables } = args;
+  const rules = args.rules ?? (await loadRules(tx, clientId, subject));
+  const plan = planAggregates(rules, subject);
+  const values = await computeAggregates(tx, {
+    clientId,
+    subject,
+    subjectId,
+    timestamp,
+    variables,
+    aggregates: plan.requests,
+  });
+  const { riskLevel, recommendedAction, triggered, firedActive, evaluated, aggregatesByVersion } =
+    evaluateRules(rules, subject, variables, values, plan.compileErrors);
 
   const decision = await tx.decision.create({
     data: {

@@ -1,5 +1,6 @@
 import type { TClientContext } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db";
+import { cachedRules } from "@/lib/screening/hot/config";
 import type { TEvent } from "@/lib/events/schemas";
 import { upsertMerchant } from "@/lib/merchants/upsert-merchant";
 import { assessment, type TRiskAssessment, ruleVariables } from "@/lib/screening/assessment";
@@ -20,6 +21,7 @@ export async function screenEvent({
   body: TEvent;
 }): Promise<TRiskAssessment | { id: string; status: "success" }> {
   const clientId = client.id;
+  const rules = client.features.has("eventRules") ? await cachedRules(client, "event") : undefined;
   return prisma.$transaction(async (tx) => {
     const now = new Date();
     if (body.user) await upsertUser(tx, { clientId, user: body.user, source: "event" });
@@ -46,6 +48,7 @@ export async function screenEvent({
     const variables = await ruleVariables(tx, { clientId, userId, merchantId, subject: { event: record } });
     const result = await runRules(tx, {
       clientId,
+      rules,
       subject: "event",
       subjectId: body.id,
       timestamp: occurredAt.getTime(),

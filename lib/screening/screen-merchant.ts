@@ -1,8 +1,9 @@
 import type { TClientContext } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db";
+import { cachedRules } from "@/lib/screening/hot/config";
 import type { TMerchant } from "@/lib/merchants/schemas";
 import { upsertMerchant } from "@/lib/merchants/upsert-merchant";
-import { assessment, type TRiskAssessment } from "@/lib/screening/assessment";
+import { assessment, storedMerchant, type TRiskAssessment } from "@/lib/screening/assessment";
 import { runRules } from "@/lib/screening/run-rules";
 import { TX_OPTIONS } from "@/lib/screening/screen-transaction";
 import { emitWebhook } from "@/lib/webhooks/emit";
@@ -16,16 +17,19 @@ export async function screenMerchant({
   body: TMerchant;
 }): Promise<TRiskAssessment> {
   const clientId = client.id;
+  const rules = await cachedRules(client, "merchant");
   return prisma.$transaction(async (tx) => {
     const now = new Date();
     await upsertMerchant(tx, { clientId, merchant: body });
     const stored = await tx.merchant.findUniqueOrThrow({ where: { clientId_id: { clientId, id: body.id } } });
     const result = await runRules(tx, {
       clientId,
+      rules,
       subject: "merchant",
       subjectId: body.id,
       timestamp: body.timestamp,
-      variables: { merchant: { ...body, status: stored.status, createdAt: stored.createdAt.getTime() } },
+      // the stored record: its `timestamp` is the first one received for the id (Merchant rule 2)
+      variables: { merchant: storedMerchant(stored)! },
     });
     const answer = assessment(body.id, result, now);
     await tx.merchant.update({

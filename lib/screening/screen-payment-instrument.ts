@@ -7,6 +7,7 @@ import type {
 } from "@/lib/payment-instruments/schemas";
 import { verifyWallet } from "@/lib/payment-instruments/verify-wallet";
 import { assessment, storedEntity } from "@/lib/screening/assessment";
+import { cachedRules } from "@/lib/screening/hot/config";
 import { runRules } from "@/lib/screening/run-rules";
 import { TX_OPTIONS } from "@/lib/screening/screen-transaction";
 import { identifiersFromPaymentMethods, indexIdentifiers } from "@/lib/users/index-identifiers";
@@ -25,6 +26,9 @@ export async function screenPaymentInstrument({
 }): Promise<TPaymentInstrumentAssessment> {
   const clientId = client.id;
   const instrument = body.paymentInstrument;
+  const rules = client.features.has("paymentInstrumentRules")
+    ? await cachedRules(client, "paymentInstrument")
+    : undefined;
   return prisma.$transaction(async (tx) => {
     const now = new Date();
     const user = await tx.user.findUnique({ where: { clientId_id: { clientId, id: instrument.userId } } });
@@ -44,6 +48,7 @@ export async function screenPaymentInstrument({
       if (storedUser) variables.user = storedUser;
       const result = await runRules(tx, {
         clientId,
+        rules,
         subject: "paymentInstrument",
         subjectId: instrument.id,
         timestamp: body.timestamp ?? now.getTime(),

@@ -3,6 +3,7 @@ import { prisma, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { upsertMerchant } from "@/lib/merchants/upsert-merchant";
 import { assessTransaction } from "@/lib/screening/assess-transaction";
+import { screenTransactionHot } from "@/lib/screening/hot/screen-transaction";
 import { assessment, bodyHash, type TRiskAssessment } from "@/lib/screening/assessment";
 import { inferInstruments } from "@/lib/screening/infer-instruments";
 import type { TTransaction } from "@/lib/transactions/schemas";
@@ -40,11 +41,23 @@ export async function storedTransactionAssessment(
 }
 
 /**
- * Screens a transaction: stores it (with its inline user, merchant and device), evaluates the client's
+ * Screens a transaction (POST /v1/transaction): the raw-SQL path of lib/screening/hot, a few
+ * statements in one database transaction. Same contract and stored rows as screenTransactionPrisma.
+ */
+export async function screenTransaction(args: {
+  client: TClientContext;
+  body: TTransaction;
+}): Promise<TTransactionAssessment> {
+  return screenTransactionHot(args);
+}
+
+/**
+ * The Prisma path it replaced, kept as the reference of the equivalence test
+ * (tests/integration/screening-equivalence.test.ts). Screens a transaction: stores it (with its inline user, merchant and device), evaluates the client's
  * transaction rules, stores the decision, opens alerts and emits webhooks, all in one database transaction.
  * An identical resubmission returns the stored assessment; a changed one is screened again and replaces it.
  */
-export async function screenTransaction({
+export async function screenTransactionPrisma({
   client,
   body,
 }: {

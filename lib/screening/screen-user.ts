@@ -1,5 +1,6 @@
 import type { TClientContext } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db";
+import { cachedRules } from "@/lib/screening/hot/config";
 import { assessment, storedEntity, type TRiskAssessment } from "@/lib/screening/assessment";
 import { runRules } from "@/lib/screening/run-rules";
 import { TX_OPTIONS } from "@/lib/screening/screen-transaction";
@@ -16,12 +17,14 @@ export async function screenUser({
   body: TUser;
 }): Promise<TRiskAssessment> {
   const clientId = client.id;
+  const rules = await cachedRules(client, "user");
   return prisma.$transaction(async (tx) => {
     const now = new Date();
     await upsertUser(tx, { clientId, user: body, source: "onboard" });
     const stored = await tx.user.findUniqueOrThrow({ where: { clientId_id: { clientId, id: body.id } } });
     const result = await runRules(tx, {
       clientId,
+      rules,
       subject: "user",
       subjectId: body.id,
       timestamp: body.timestamp,

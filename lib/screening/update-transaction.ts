@@ -1,5 +1,6 @@
 import type { TClientContext } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db";
+import { cachedRules } from "@/lib/screening/hot/config";
 import { notFound } from "@/lib/http/errors";
 import { assessTransaction } from "@/lib/screening/assess-transaction";
 import { TX_OPTIONS, type TTransactionAssessment } from "@/lib/screening/screen-transaction";
@@ -19,6 +20,7 @@ export async function updateTransaction({
 }): Promise<{ status: "Success" } | TTransactionAssessment> {
   const clientId = client.id;
   const monitoring = client.features.has("transactionUpdateMonitoring");
+  const rules = monitoring ? await cachedRules(client, "transaction") : undefined;
   return prisma.$transaction(async (tx) => {
     // Row lock: concurrent updates of one transaction apply one after the other.
     const locked = await tx.$queryRaw<{ id: string }[]>`
@@ -91,6 +93,7 @@ export async function updateTransaction({
       merchantId: row.merchantId,
       occurredAt: row.occurredAt.getTime(),
       now: new Date(),
+      rules,
     });
     return { ...answer, transactionId: row.id, status: status ?? row.status };
   }, TX_OPTIONS);

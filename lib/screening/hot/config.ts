@@ -1,0 +1,101 @@
+import type { Pool, PoolClient } from "pg";
+import type { TClientContext } from "@/lib/auth/api-keys";
+import { pgPool } from "@/lib/db";
+import { compiledRuleVersion } from "@/lib/rules/cel";
+import type { TSubject } from "@/lib/screening/run-rules";
+import type { TLoadedRule } from "@/lib/screening/evaluate-rules";
+
+// Per-client, per-process cache of what every screening needs and that changes rarely: the evaluated
+// rules (compiled once) and the active webhook subscriptions. Valid while clients.configVersion is
+// unchanged; a trigger bumps it on every change (see the migration 20261124010000), and the version
+// arrives with the API key read, so checking it costs no round trip. See README.md here.
+
+export type TSubscriptionRef = { id: string; events: string[] };
+
+export type TScreeningConfig = {
+  version: string;
+  rules: ReadonlyMap<TSubject, readonly TLoadedRule[]>;
+  subscriptions: readonly TSubscriptionRef[];
+};
+
+const byClient = new Map<string, TScreeningConfig>();
+const loading = new Map<string, Promise<TScreeningConfig>>();
+const MAX_CLIENTS = 10_000;
+
+type TConfigRow = {
+  version: string;
+  rules: Array<TLoadedRule & { subject: TSubject }> | null;
+  subscriptions: TSubscriptionRef[] | null;
+};
+
+// One statement; the version is read in the same snapshot as the rows it labels.
+const LOAD_SQL = `
+  SELECT c."configVersion"::text AS "version",
+    (SELECT json_agg(json_build_object(
+        'ruleRef', r."id", 'ruleId', r."ruleId", 'status', r."status", 'subject', r."subject",
+        'versionId', v."id", 'version', v."version", 'name', v."name", 'riskLevel', v."riskLevel",
+        'recommendedAction', v."recommendedAction", 'reason', v."reason", 'condition', v."condition",
+        'aggregates', v."aggregates") ORDER BY r."ruleId")
+     FROM "rules" r JOIN "rule_versions" v ON v."ruleRef" = r."id" AND v."version" = r."currentVersion"
+     WHERE r."clientId" = c."id" AND r."status" IN ('active', 'dry-run', 'muted')) AS "rules",
+    (SELECT json_agg(json_build_object('id', s."id", 'events', s."events") ORDER BY s."id")
+     FROM "webhook_subscriptions" s WHERE s."clientId" = c."id" AND s."active") AS "subscriptions"
+  FROM "clients" c WHERE c."id" = $1`;
+
+async function load(db: Pool | PoolClient, clientId: string): Promise<TScreeningConfig> {
+  const { rows } = await db.query<TConfigRow>(LOAD_SQL, [clientId]);
+  const row = rows[0];
+  if (!row) throw new Error(`client ${clientId} not found`);
+  const rules = new Map<TSubject, TLoadedRule[]>();
+  for (const { subject, ...rule } of row.rules ?? []) {
+    // compile now (cached per immutable version); a version that does not compile reports its
+    // error per screening, exactly as before
+    try {
+      compiledRuleVersion({ ...rule, id: rule.versionId, subject });
+    } catch {
+      // recorded on each decision by evaluateRule
+    }
+    let list = rules.get(subject);
+    if (!list) rules.set(subject, (list = []));
+    list.push(rule);
+  }
+  const config = { version: row.version, rules, subscriptions: row.subscriptions ?? [] };
+  if (byClient.size >= MAX_CLIENTS) byClient.clear();
+  byClient.set(clientId, config);
+  return config;
+}
+
+/**
+ * The client's screening configuration at (at least) the version its API key read returned; reads
+ * it from the database only when that version differs from the cached one.
+ */
+export async function screeningConfig(
+  db: Pool | PoolClient,
+  client: TClientContext,
+): Promise<TScreeningConfig> {
+  const cached = byClient.get(client.id);
+  const wanted = client.versions?.config;
+  if (cached && wanted !== undefined && cached.version === wanted) return cached;
+  let pending = loading.get(client.id);
+  if (!pending) {
+    pending = load(db, client.id).finally(() => loading.delete(client.id));
+    loading.set(client.id, pending);
+  }
+  const config = await pending;
+  // a load that started before the change this key's read saw: read again
+  if (wanted !== undefined && BigInt(config.version) < BigInt(wanted)) return load(db, client.id);
+  return config;
+}
+
+/** Forgets every cached configuration (tests). */
+export function clearScreeningConfigs(): void {
+  byClient.clear();
+}
+
+/** The client's evaluated rules for a subject, from the cache (one statement when it is stale). */
+export async function cachedRules(
+  client: TClientContext,
+  subject: TSubject,
+): Promise<readonly TLoadedRule[]> {
+  return (await screeningConfig(pgPool(), client)).rules.get(subject) ?? [];
+}

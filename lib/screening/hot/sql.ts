@@ -1,0 +1,65 @@
+import { randomBytes } from "node:crypto";
+import type { PoolClient } from "pg";
+import { pgPool, type Tx } from "@/lib/db";
+
+// Small helpers of the raw-SQL screening path: ids, parameter lists, one transaction on one pooled
+// connection, and a Tx-shaped view of that connection for code that only runs $queryRawUnsafe.
+
+let counter = 0;
+
+/** A collision-resistant id in the shape of Prisma's cuid() (lowercase, starts with "c"). */
+export function newId(): string {
+  counter = (counter + 1) % 1_679_616;
+  return `c${Date.now().toString(36)}${counter.toString(36).padStart(4, "0")}${randomBytes(6).toString("hex")}`;
+}
+
+/** Positional parameters: `add(value, cast)` answers `$n::cast`. */
+export class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown, cast: string): string {
+    this.values.push(value === undefined ? null : value);
+    return `$${this.values.length}::${cast}`;
+  }
+  json(value: unknown): string {
+    return this.add(value === undefined || value === null ? null : JSON.stringify(value), "jsonb");
+  }
+  /** `(…), (…)` for a multi-row VALUES list: each row is [value, cast] pairs. */
+  rows(rows: Array<Array<[unknown, string]>>): string {
+    return rows.map((row) => `(${row.map(([v, cast]) => this.add(v, cast)).join(", ")})`).join(", ");
+  }
+}
+
+/** A SQL error the caller's retry loop handles (two first submissions of one id raced). */
+export function isUniqueViolation(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === "23505";
+}
+
+export class RetryScreening extends Error {}
+
+/** Runs `work` in one database transaction on one pooled connection (all or nothing). */
+export async function inTransaction<T>(work: (db: PoolClient) => Promise<T>): Promise<T> {
+  const db = await pgPool().connect();
+  let broken = false;
+  try {
+    await db.query("BEGIN");
+    const result = await work(db);
+    await db.query("COMMIT");
+    return result;
+  } catch (err) {
+    try {
+      await db.query("ROLLBACK");
+    } catch {
+      broken = true;
+    }
+    throw err;
+  } finally {
+    db.release(broken);
+  }
+}
+
+/** The connection as the part of Tx that computeAggregates uses. */
+export function rawTx(db: PoolClient): Tx {
+  return {
+    $queryRawUnsafe: async (sql: string, ...values: unknown[]) => (await db.query(sql, values)).rows,
+  } as unknown as Tx;
+}

@@ -1,0 +1,442 @@
+// The raw-SQL screening path (lib/screening/hot) against the Prisma path it replaced: two clients with
+// the same rules and the same history receive the same varied transactions, one through each path,
+// and must end with the same answers, decisions (rules, outcomes, aggregate values) and stored rows.
+import { beforeAll, describe, expect, it } from "vitest";
+import * as merchantRoute from "@/app/v1/merchantRequest/route";
+import * as transactionRoute from "@/app/v1/transaction/route";
+import { authenticateApiKey, type TClientContext } from "@/lib/auth/api-keys";
+import { prisma } from "@/lib/db";
+import { DEMO_RULES } from "@/lib/rules/demo-rules";
+import { importRules } from "@/lib/rules/import-rules";
+import { screenTransactionPrisma } from "@/lib/screening/screen-transaction";
+import { ZTransaction } from "@/lib/transactions/schemas";
+import { call, createTestClient } from "@/tests/factories";
+
+const HOUR = 3_600_000;
+const T0 = Date.now() - 48 * HOUR;
+
+// Rules beyond the demo set: every aggregate function, a where filter outside the SQL subset (JS
+// fallback), stored user and merchant fields, dry-run and muted rules.
+const EXTRA_RULES = [
+  {
+    id: "EQ-DISTINCT-MERCHANTS",
+    condition: "aggregates.merchants24h >= 2",
+    aggregates: {
+      merchants24h: {
+        function: "countDistinct",
+        over: "transaction",
+        groupBy: "userId",
+        window: "24h",
+        field: "merchantId",
+      },
+    },
+  },
+  {
+    id: "EQ-AVG-MIN-MAX",
+    condition: "aggregates.avg7d != null && aggregates.avg7d > 500 && aggregates.max7d > aggregates.min7d",
+    aggregates: {
+      avg7d: { function: "avg", over: "transaction", groupBy: "userId", window: "7d", field: "amount" },
+      min7d: { function: "min", over: "transaction", groupBy: "userId", window: "7d", field: "amount" },
+      max7d: { function: "max", over: "transaction", groupBy: "userId", window: "7d", field: "amount" },
+    },
+  },
+  {
+    id: "EQ-JS-WHERE",
+    condition: "aggregates.longIds > 2",
+    aggregates: {
+      longIds: {
+        function: "count",
+        over: "transaction",
+        groupBy: "merchantId",
+        window: "30d",
+        where: "size(transaction.id) > 6",
+      },
+    },
+  },
+  { id: "EQ-USER-FIELDS", condition: "user.?firstName.orValue('') == 'Eve' && has(user.createdAt)" },
+  {
+    id: "EQ-MERCHANT-AGE",
+    condition: "has(merchant.timestamp) && merchant.timestamp < transaction.timestamp - 3600000",
+  },
+  { id: "EQ-DRY-RUN", status: "dry-run", condition: "transaction.amount > 100" },
+  { id: "EQ-MUTED", status: "muted", condition: "transaction.amount > 200" },
+].map((r) => ({
+  name: `Rule ${r.id}`,
+  subject: "transaction",
+  status: "active",
+  riskLevel: "medium",
+  recommendedAction: "REVIEW",
+  reason: `reason ${r.id}`,
+  ...r,
+}));
+
+const RULES = [
+  ...DEMO_RULES.filter((r) => r.subject === "transaction").map((r) => ({ ...r, status: "active" })),
+  ...EXTRA_RULES,
+];
+
+/** A deterministic, varied set of transactions (inline parties, instruments, resubmissions). */
+function transactions(): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (let i = 0; i < 40; i++) {
+    const user = `u${i % 4}`;
+    const tx: Record<string, unknown> = {
+      id: `tx-${i}`,
+      userId: user,
+      merchantId: `m${i % 3}`,
+      status: i % 5 === 0 ? "PENDING" : "APPROVED",
+      currencyCode: "USD",
+      amount: [25, 9500, 12000, 3000, 60000, 9999.5, 750, 1000][i % 8],
+      direction: i % 3 === 0 ? "payout" : "payin",
+      timestamp: T0 + i * HOUR,
+      accountId: `acc-${i % 2}`,
+      userDeviceId: `dev-${i % 5}`,
+    };
+    if (i % 2 === 0) {
+      tx.paymentMethod = "card";
+      tx.card = { cardFingerprint: `fp-${i % 3}`, bin: "411111", binCountry: i % 4 ? "US" : "IR" };
+    }
+    if (i % 7 === 3) tx.crypto = { address: `addr-${i % 2}`, network: "bitcoin" };
+    if (i % 9 === 4) tx.bank = { accountNumber: `DE89 3704 ${i}`, bankCountry: "DE" };
+    if (i % 11 === 5) tx.wallet = { id: `w-${i}`, phone: "+44 20 7946 0000" };
+    if (i % 6 === 1) {
+      delete tx.userId;
+      tx.user = {
+        id: user,
+        firstName: i % 12 === 1 ? "Eve" : "Bob",
+        lastName: "Doe",
+        email: { email: `${user}@Example.com` },
+        phone: { phone: `+1 555 010${i % 4}` },
+        timestamp: T0 + i * HOUR - 10_000,
+        ...(i % 12 === 7 ? { status: "blocked" } : {}),
+        userDevice: { id: `dev-${i % 5}`, ipAddress: `10.0.0.${i % 5}`, fingerprint: `dfp-${i % 5}` },
+      };
+    }
+    if (i % 8 === 2) {
+      delete tx.merchantId;
+      tx.merchant = {
+        id: `m${i % 3}`,
+        name: `Shop ${i}`,
+        timestamp: T0 + i * HOUR - 5000,
+        status: i % 16 === 10 ? "blocked" : "active",
+      };
+    }
+    if (i % 5 === 3) {
+      delete tx.userDeviceId;
+      tx.userDevice = { id: `dev-${i % 5}`, ipAddress: `192.168.0.${i}`, platform: "web" };
+    }
+    if (i % 10 === 6) tx.recipient = { id: `r-${i}`, card: { cardFingerprint: `rfp-${i}` } };
+    out.push(tx);
+    // identical resubmission, then a changed one
+    if (i % 13 === 2) out.push({ ...tx });
+    if (i % 13 === 8) out.push({ ...tx, amount: (tx.amount as number) + 20000, status: "APPROVED" });
+  }
+  return out;
+}
+
+type TSide = { clientId: string; apiKey: string; context: TClientContext };
+
+async function side(name: string): Promise<TSide> {
+  const { clientId, apiKey } = await createTestClient({ name });
+  await importRules({ clientId, rules: RULES });
+  await prisma.webhookSubscription.create({
+    data: {
+      clientId,
+      url: "http://127.0.0.1:9/hook",
+      events: ["transaction.screened", "alert.created"],
+      secretEncrypted: "unused-in-this-test",
+    },
+  });
+  // the same history for both
+  await prisma.$executeRawUnsafe(`
+    INSERT INTO transactions ("clientId", id, "userId", "merchantId", "accountId", "userDeviceId", "cardFingerprint",
+      status, direction, "paymentMethod", "currencyCode", amount, "occurredAt", data, "bodyHash", "riskLevel",
+      "recommendedAction", "assessedAt")
+    SELECT '${clientId}', 'hist-' || g, 'u' || (g % 4), 'm' || (g % 3), 'acc-' || (g % 2), 'dev-' || (g % 5),
+      'fp-' || (g % 3), 'APPROVED', CASE WHEN g % 4 = 0 THEN 'payout' ELSE 'payin' END, 'card', 'USD',
+      (g * 37 % 12000), to_timestamp(${T0 / 1000} - g * 900),
+      jsonb_build_object('id', 'hist-' || g, 'userId', 'u' || (g % 4), 'amount', g * 37 % 12000,
+        'direction', CASE WHEN g % 4 = 0 THEN 'payout' ELSE 'payin' END,
+        'card', jsonb_build_object('cardFingerprint', 'fp-' || (g % 3))),
+      md5(g::text), 'low', 'ALLOW', now()
+    FROM generate_series(1, 300) g`);
+  return { clientId, apiKey, context: (await authenticateApiKey(apiKey))! };
+}
+
+/** Everything a screening stored for the client, without ids that differ between clients. */
+async function snapshot(clientId: string) {
+  const decisions = await prisma.decision.findMany({ where: { clientId }, orderBy: { createdAt: "asc" } });
+  const byVersion = (evaluated: Array<{ versionId: string; ruleId: string }>) =>
+    new Map(evaluated.map((e) => [e.versionId, e.ruleId]));
+  const normalizedDecisions = decisions
+    .map((d) => {
+      const evaluated = d.evaluated as Array<{
+        versionId: string;
+        ruleId: string;
+        status: string;
+        triggered: boolean;
+        error?: string;
+      }>;
+      const names = byVersion(evaluated);
+      const aggregates = Object.fromEntries(
+        Object.entries(d.aggregates as Record<string, unknown>).map(([v, values]) => [names.get(v), values]),
+      );
+      const input = d.input as { variables: Record<string, unknown>; timestamp: number };
+      return {
+        subjectId: d.subjectId,
+        riskLevel: d.riskLevel,
+        recommendedAction: d.recommendedAction,
+        response: d.response,
+        evaluated: evaluated.map((e) => [e.ruleId, e.status, e.triggered, e.error ?? null]),
+        aggregates,
+        variables: input.variables,
+        timestamp: input.timestamp,
+      };
+    })
+    .sort(
+      (a, b) => a.subjectId.localeCompare(b.subjectId) || JSON.stringify(a).localeCompare(JSON.stringify(b)),
+    );
+  const rows = async (sql: string) =>
+    (await prisma.$queryRawUnsafe<Record<string, unknown>[]>(sql, clientId)).map((r) => JSON.stringify(r));
+  return {
+    decisions: normalizedDecisions,
+    transactions: await rows(
+      `SELECT id, "userId", "merchantId", "accountId", "userDeviceId", "cardFingerprint", status, direction, "paymentMethod",
+         "currencyCode", amount::text, "occurredAt", data, "bodyHash", "riskLevel", "recommendedAction",
+         ("decisionId" IS NOT NULL) AS decided
+       FROM transactions WHERE "clientId" = $1 AND id NOT LIKE 'hist-%' ORDER BY id`,
+    ),
+    updates: await rows(
+      `SELECT "transactionId", status, type, source, "occurredAt" FROM transaction_updates WHERE "clientId" = $1
+       ORDER BY "transactionId", type, status`,
+    ),
+    alerts: await rows(
+      `SELECT "transactionId", "userId", "ruleId", "ruleName", level, reason, "recommendedAction", status,
+         ("decisionId" IS NOT NULL) AS decided
+       FROM alerts WHERE "clientId" = $1 ORDER BY "transactionId", "ruleId"`,
+    ),
+    users: await rows(
+      `SELECT id, "firstName", "lastName", email, phone, data, status, "statusReason", "createdAt" FROM users
+       WHERE "clientId" = $1 ORDER BY id`,
+    ),
+    statusChanges: await rows(
+      `SELECT "userId", "fromStatus", "toStatus", source, details FROM user_status_changes WHERE "clientId" = $1
+       ORDER BY "userId", "createdAt", "toStatus"`,
+    ),
+    merchants: await rows(
+      `SELECT id, name, status, "organizationId", data, "createdAt" FROM merchants WHERE "clientId" = $1 ORDER BY id`,
+    ),
+    merchantVersions: await rows(
+      `SELECT "merchantId", data FROM merchant_versions WHERE "clientId" = $1 ORDER BY "merchantId", data::text`,
+    ),
+    devices: await rows(
+      `SELECT id, "userId", fingerprint, "ipAddress", data FROM devices WHERE "clientId" = $1 ORDER BY id`,
+    ),
+    identifiers: await rows(
+      `SELECT kind, value, "userId", source FROM user_identifiers WHERE "clientId" = $1 ORDER BY kind, value, "userId"`,
+    ),
+    instruments: await rows(
+      `SELECT id, "userId", status, method, data, inferred, "riskLevel", "recommendedAction", "occurredAt"
+       FROM payment_instruments WHERE "clientId" = $1 ORDER BY id`,
+    ),
+    deliveries: await rows(
+      `SELECT "eventType", (body::jsonb #- '{payload,alertedAt}' #- '{payload,timestamp}') - 'timestamp' AS body, status
+       FROM webhook_deliveries WHERE "clientId" = $1 ORDER BY "eventType", body`,
+    ),
+    outbox: await rows(
+      `SELECT name, count(*)::int AS n FROM outbox_events WHERE "clientId" = $1 GROUP BY name ORDER BY name`,
+    ),
+  };
+}
+
+describe("raw-SQL screening path", () => {
+  let prismaSide: TSide;
+  let hotSide: TSide;
+
+  beforeAll(async () => {
+    prismaSide = await side("Prisma path");
+    hotSide = await side("Raw-SQL path");
+  });
+
+  it("answers and stores exactly what the Prisma path does, for a varied set of transactions", async () => {
+    const bodies = transactions();
+    for (const body of bodies) {
+      const expected = await screenTransactionPrisma({
+        client: prismaSide.context,
+        body: ZTransaction.parse(body),
+      });
+      const res = await call(transactionRoute.POST, { apiKey: hotSide.apiKey, body });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const strip = (a: { timestamp: number }) => ({ ...a, timestamp: 0 });
+      expect(strip(res.body)).toEqual(strip(expected));
+    }
+
+    const [a, b] = [await snapshot(prismaSide.clientId), await snapshot(hotSide.clientId)];
+    // the set is varied enough to mean something
+    const outcomes = new Set(a.decisions.map((d) => `${d.riskLevel}/${d.recommendedAction}`));
+    expect(outcomes.size).toBeGreaterThanOrEqual(3);
+    expect(a.alerts.length).toBeGreaterThan(5);
+    expect(a.merchantVersions.length).toBeGreaterThan(0);
+    expect(a.statusChanges.some((s) => s.includes('"toStatus":"blocked"'))).toBe(true);
+    expect(
+      a.decisions.some((d) => Object.values(d.aggregates).some((v) => Object.keys(v as object).length > 2)),
+    ).toBe(true);
+
+    expect(b.decisions).toEqual(a.decisions);
+    for (const key of Object.keys(a) as Array<keyof typeof a>) {
+      if (key === "decisions") continue;
+      expect(b[key], key).toEqual(a[key]);
+    }
+  });
+
+  it("uses a rule changed a moment ago on the very next screening", async () => {
+    const res1 = await call(transactionRoute.POST, {
+      apiKey: hotSide.apiKey,
+      body: {
+        id: "cache-1",
+        userId: "cu",
+        status: "APPROVED",
+        currencyCode: "EUR",
+        amount: 7,
+        timestamp: Date.now(),
+      },
+    });
+    expect(res1.body.triggered.map((t: { id: string }) => t.id)).not.toContain("EQ-NEW");
+    await importRules({
+      clientId: hotSide.clientId,
+      rules: [
+        { ...EXTRA_RULES[0]!, id: "EQ-NEW", condition: "transaction.currencyCode == 'EUR'", aggregates: {} },
+      ],
+    });
+    const res2 = await call(transactionRoute.POST, {
+      apiKey: hotSide.apiKey,
+      body: {
+        id: "cache-2",
+        userId: "cu",
+        status: "APPROVED",
+        currencyCode: "EUR",
+        amount: 7,
+        timestamp: Date.now(),
+      },
+    });
+    expect(res2.body.triggered.map((t: { id: string }) => t.id)).toContain("EQ-NEW");
+    await prisma.rule.updateMany({
+      where: { clientId: hotSide.clientId, ruleId: "EQ-NEW" },
+      data: { status: "inactive" },
+    });
+    const res3 = await call(transactionRoute.POST, {
+      apiKey: hotSide.apiKey,
+      body: {
+        id: "cache-3",
+        userId: "cu",
+        status: "APPROVED",
+        currencyCode: "EUR",
+        amount: 7,
+        timestamp: Date.now(),
+      },
+    });
+    expect(res3.body.triggered.map((t: { id: string }) => t.id)).not.toContain("EQ-NEW");
+  });
+});
+
+describe("cached screening configuration", () => {
+  it("delivers to a subscription created or deactivated a moment ago from the very next screening", async () => {
+    const { clientId, apiKey } = await createTestClient({ name: "Subscriptions" });
+    const screen = (id: string) =>
+      call(transactionRoute.POST, {
+        apiKey,
+        body: { id, userId: "su", status: "APPROVED", currencyCode: "USD", amount: 1, timestamp: Date.now() },
+      });
+    const deliveriesOf = (transactionId: string) =>
+      prisma.webhookDelivery.count({
+        where: { clientId, body: { contains: `"id":"${transactionId}"` } },
+      });
+    expect((await screen("sub-1")).status).toBe(200);
+    const subscription = await prisma.webhookSubscription.create({
+      data: {
+        clientId,
+        url: "http://127.0.0.1:9/hook",
+        events: ["transaction.screened"],
+        secretEncrypted: "unused-in-this-test",
+      },
+    });
+    expect((await screen("sub-2")).status).toBe(200);
+    await prisma.webhookSubscription.update({ where: { id: subscription.id }, data: { active: false } });
+    expect((await screen("sub-3")).status).toBe(200);
+    expect([await deliveriesOf("sub-1"), await deliveriesOf("sub-2"), await deliveriesOf("sub-3")]).toEqual([
+      0, 1, 0,
+    ]);
+  });
+});
+
+describe("a stored merchant keeps its first timestamp (interface, Merchant rule 2)", () => {
+  it("in the stored record and as merchant.timestamp, via /v1/merchantRequest and inline", async () => {
+    const { clientId, apiKey } = await createTestClient({
+      type: "business",
+      features: ["merchantRiskAssessment"],
+    });
+    const first = Date.now() - 10 * 86_400_000;
+    await importRules({
+      clientId,
+      rules: [
+        {
+          id: "M-FIRST-SEEN",
+          name: "Merchant first seen",
+          subject: "transaction",
+          status: "active",
+          riskLevel: "high",
+          recommendedAction: "REVIEW",
+          reason: "first timestamp kept",
+          condition: `merchant.timestamp == ${first}`,
+        },
+        {
+          id: "M-SCREEN-FIRST-SEEN",
+          name: "Merchant screening sees first timestamp",
+          subject: "merchant",
+          status: "active",
+          riskLevel: "high",
+          recommendedAction: "REVIEW",
+          reason: "first timestamp kept",
+          condition: `merchant.timestamp == ${first}`,
+        },
+      ],
+    });
+    const created = await call(merchantRoute.POST, {
+      apiKey,
+      body: { id: "shop", name: "Shop", timestamp: first, status: "active" },
+    });
+    expect(created.status).toBe(200);
+    const resent = await call(merchantRoute.POST, {
+      apiKey,
+      body: { id: "shop", name: "Shop Ltd", timestamp: Date.now() - 1000, status: "active" },
+    });
+    expect(resent.status).toBe(200);
+    expect(resent.body.triggered.map((t: { id: string }) => t.id)).toEqual(["M-SCREEN-FIRST-SEEN"]);
+
+    const inline = await call(transactionRoute.POST, {
+      apiKey,
+      body: {
+        id: "t-inline",
+        userId: "u",
+        status: "APPROVED",
+        currencyCode: "USD",
+        amount: 5,
+        timestamp: Date.now(),
+        merchant: { id: "shop", name: "Shop Group", timestamp: Date.now() - 500, status: "active" },
+      },
+    });
+    expect(inline.status).toBe(200);
+    expect(inline.body.triggered.map((t: { id: string }) => t.id)).toEqual(["M-FIRST-SEEN"]);
+
+    const stored = await prisma.merchant.findUniqueOrThrow({
+      where: { clientId_id: { clientId, id: "shop" } },
+    });
+    expect(stored.createdAt.getTime()).toBe(first);
+    expect(stored.name).toBe("Shop Group");
+    expect((stored.data as { timestamp: number }).timestamp).toBe(first);
+    const decision = await prisma.decision.findFirstOrThrow({ where: { clientId, subjectId: "t-inline" } });
+    expect(
+      (decision.input as { variables: { merchant: { timestamp: number } } }).variables.merchant.timestamp,
+    ).toBe(first);
+  });
+});
