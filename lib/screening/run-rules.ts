@@ -2,6 +2,7 @@ import type { Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { compiledRuleVersion } from "@/lib/rules/cel";
 import type { TAggregateDefinition } from "@/lib/rules/schemas";
+import { prepareSanctionsScreening } from "@/lib/sanctions/prepare-sanctions-screening";
 import { aggregateKey, computeAggregates, type TAggregateRequest } from "@/lib/screening/aggregates";
 import {
   evaluateRule,
@@ -83,6 +84,14 @@ export async function runRules(
     aggregates: requests,
   });
 
+  // null unless a rule calls sanctionsScore; a triggered sanctions rule carries its matched entities
+  const sanctions = await prepareSanctionsScreening(tx, {
+    clientId,
+    subject,
+    subjectId,
+    variables,
+    conditions: rules.map((r) => r.condition),
+  });
   const aggregatesByVersion: Record<string, Record<string, number | null>> = {};
   const evaluated = rules.map((rule) => {
     const seen: TRuleAggregates = { values: {}, errors: {} };
@@ -96,7 +105,8 @@ export async function runRules(
       }
     }
     if (Object.keys(rule.aggregates ?? {}).length) aggregatesByVersion[rule.versionId] = seen.values;
-    return evaluateRule(subject, rule, variables, seen);
+    const evaluate = () => evaluateRule(subject, rule, variables, seen);
+    return sanctions ? sanctions.evaluate(evaluate) : evaluate();
   });
 
   const { riskLevel, recommendedAction, triggered, hits } = outcomeOf(rules, evaluated);
