@@ -4,6 +4,11 @@
 // list per token. A search only scores names that share a token within one edit of a screened token
 // (found through two half-token keys per vocabulary entry: one edit leaves either the first or the
 // second half of a token intact) or, for Arabic script, the same consonant skeleton.
+//
+// PREFILTER: of those, a name of several tokens that shares only one token with a screened name of
+// several tokens is scored only when that token carries at least half of the screened letters.
+// Skipped names would score about 0.65 at most (one shared first name, different surname), and
+// count as 0: rules should use thresholds above 0.7 (the demo rules use 0.85).
 import { nameTokens, skeleton, type TNameToken } from "@/lib/sanctions/normalize";
 import {
   alignTokens,
@@ -38,6 +43,10 @@ export function entityKey(datasetId: string, entityId: string): string {
   return `${datasetId}/${entityId}`;
 }
 
+// Scratch space for scoring one candidate (search is synchronous, so one set per process suffices).
+const scratchLengths = new Int32Array(MAX_NAME_TOKENS);
+const scratchSim = new Float64Array(MAX_NAME_TOKENS * MAX_NAME_TOKENS);
+
 class GrowableInt32 {
   data = new Int32Array(1024);
   length = 0;
@@ -52,6 +61,21 @@ class GrowableInt32 {
   toArray(): Int32Array {
     return this.data.slice(0, this.length);
   }
+}
+
+/** Optimal string alignment distance of at most 1 (one insertion, deletion, substitution or swap). */
+export function withinOneEdit(a: string, b: string): boolean {
+  if (a === b) return true;
+  const la = a.length;
+  const lb = b.length;
+  if (Math.abs(la - lb) > 1) return false;
+  let i = 0;
+  while (i < la && i < lb && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (la === lb) {
+    if (a.slice(i + 1) === b.slice(i + 1)) return true; // substitution
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2); // swap
+  }
+  return la > lb ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
 }
 
 function blockKeys(token: string): [string, string] {
@@ -143,6 +167,8 @@ export class SanctionsIndex {
   private readonly skeletonsAll = new Map<string, number[]>();
   private readonly skeletonsArabic = new Map<string, number[]>();
   private readonly seenStamp: Int32Array;
+  /** Per name, the screened tokens (bit per token) that reached it in the current search. */
+  private readonly reachedBy: Int32Array;
   private stamp = 0;
 
   constructor(parts: TIndexParts) {
@@ -181,30 +207,34 @@ export class SanctionsIndex {
       }
     }
     this.seenStamp = new Int32Array(this.nameCount);
+    this.reachedBy = new Int32Array(this.nameCount);
   }
 
-  /** Vocabulary tokens that may reach TOKEN_MATCH_FLOOR with `token`, with their similarity. */
-  private similarTokens(token: TNameToken): Map<number, number> {
-    const found = new Map<number, number>();
-    const consider = (ids: readonly number[] | undefined) => {
+  /**
+   * Vocabulary tokens to follow for `token`: the same token, tokens one edit away (insertion,
+   * deletion, substitution or adjacent transposition) and, for Arabic script, the same consonant
+   * skeleton. Their similarities go into `sims`, the cache the scorer also fills lazily.
+   */
+  private neighbours(token: TNameToken, sims: Map<number, number>): number[] {
+    const reach: number[] = [];
+    const q = token.text;
+    const consider = (ids: readonly number[] | undefined, always: boolean) => {
       for (const v of ids ?? []) {
-        if (found.has(v)) continue;
+        if (sims.has(v)) continue;
         const s = tokenSimilarity(token, this.parts.vocab[v]!);
-        found.set(v, s);
+        sims.set(v, s);
+        if (s >= TOKEN_MATCH_FLOOR && (always || withinOneEdit(q, this.parts.vocab[v]!.text))) reach.push(v);
       }
     };
-    const q = token.text;
-    const exactLatin = this.parts.vocabIds.get(q);
-    if (exactLatin !== undefined) found.set(exactLatin, 1);
     for (let len = Math.max(1, q.length - 1); len <= q.length + 1; len++) {
       const h = len >> 1;
-      if (h <= q.length) consider(this.blocks.get(`P${len}:${q.slice(0, h)}`));
+      if (h <= q.length) consider(this.blocks.get(`P${len}:${q.slice(0, h)}`), false);
       const suffix = len - h;
-      if (suffix <= q.length) consider(this.blocks.get(`S${len}:${q.slice(q.length - suffix)}`));
+      if (suffix <= q.length) consider(this.blocks.get(`S${len}:${q.slice(q.length - suffix)}`), false);
     }
     const s = skeleton(q);
-    if (s) consider(token.fromArabic ? this.skeletonsAll.get(s) : this.skeletonsArabic.get(s));
-    return found;
+    if (s) consider(token.fromArabic ? this.skeletonsAll.get(s) : this.skeletonsArabic.get(s), true);
+    return reach;
   }
 
   /**
@@ -220,51 +250,61 @@ export class SanctionsIndex {
     const limit = options.limit ?? 3;
     const excluded = options.excluded && options.excluded.size > 0 ? options.excluded : null;
     const { parts } = this;
-    const sims = query.map((t) => this.similarTokens(t));
+    const sims = query.map(() => new Map<number, number>());
+    const reach = query.map((t, qi) => this.neighbours(t, sims[qi]!));
 
     this.stamp++;
     if (this.stamp === 0x7fffffff) {
       this.seenStamp.fill(0);
       this.stamp = 1;
     }
-    const candidates: number[] = [];
-    for (const perToken of sims) {
-      for (const [v, s] of perToken) {
-        if (s < TOKEN_MATCH_FLOOR) continue;
+    const queryLengths = query.map((t) => t.text.length);
+    const queryWeight = queryLengths.reduce((a, b) => a + b, 0);
+    const reached: number[] = [];
+    reach.forEach((vocabIds, qi) => {
+      for (const v of vocabIds) {
         for (let p = this.postingStart[v]!; p < this.postingStart[v + 1]!; p++) {
           const n = this.postings[p]!;
-          if (this.seenStamp[n] === this.stamp) continue;
-          this.seenStamp[n] = this.stamp;
-          candidates.push(n);
+          if (this.seenStamp[n] !== this.stamp) {
+            this.seenStamp[n] = this.stamp;
+            this.reachedBy[n] = 0;
+            reached.push(n);
+          }
+          this.reachedBy[n]! |= 1 << qi;
         }
       }
-    }
+    });
+    // Pre-filter (see PREFILTER in the header): scored are names reached by two screened tokens, or
+    // by one carrying half the screened letters, or names of one token, or any name for a one-token query.
+    const candidates = reached.filter((n) => {
+      const mask = this.reachedBy[n]!;
+      if (query.length === 1 || (mask & (mask - 1)) !== 0) return true;
+      if (parts.tokenStart[n + 1]! - parts.tokenStart[n]! === 1) return true;
+      return queryLengths[31 - Math.clz32(mask)]! * 2 > queryWeight;
+    });
 
-    const queryLengths = query.map((t) => t.text.length);
     const best: TSanctionsMatch[] = [];
-    const lengths: number[] = [];
-    const ids: number[] = [];
+    const nq = query.length;
     for (const n of candidates) {
       const e = parts.nameEntity[n]!;
       const entity = parts.entities[e]!;
       if (excluded?.has(entityKey(entity.datasetId, entity.entityId))) continue;
-      lengths.length = 0;
-      ids.length = 0;
-      for (let k = parts.tokenStart[n]!; k < parts.tokenStart[n + 1]!; k++) {
-        const v = parts.tokenIds[k]!;
-        ids.push(v);
-        lengths.push(this.vocabLength[v]!);
-      }
-      let score = alignTokens(queryLengths, lengths, (qi, ci) => {
-        const v = ids[ci]!;
-        const cache = sims[qi]!;
-        let s = cache.get(v);
-        if (s === undefined) {
-          s = tokenSimilarity(query[qi]!, parts.vocab[v]!);
-          cache.set(v, s);
+      const from = parts.tokenStart[n]!;
+      const nc = parts.tokenStart[n + 1]! - from;
+      for (let c = 0; c < nc; c++) {
+        const v = parts.tokenIds[from + c]!;
+        scratchLengths[c] = this.vocabLength[v]!;
+        for (let q = 0; q < nq; q++) {
+          const cache = sims[q]!;
+          let s = cache.get(v);
+          if (s === undefined) {
+            s = tokenSimilarity(query[q]!, parts.vocab[v]!);
+            cache.set(v, s);
+          }
+          scratchSim[q * nc + c] = s;
         }
-        return s;
-      });
+      }
+      let score = alignTokens(queryLengths, nq, scratchLengths, nc, scratchSim);
       if (score <= 0) continue;
       score *= birthDateFactor(options.birthDate ?? null, entity.birthDates);
       insertBest(best, limit, score, () => ({

@@ -71,34 +71,43 @@ export function tokenSimilarity(a: TNameToken, b: TNameToken): number {
  * Identical and reordered names score 1; names with no similar token score 0.
  */
 export function alignTokens(
-  queryLengths: readonly number[],
-  candidateLengths: readonly number[],
-  similarity: (q: number, c: number) => number,
+  queryLengths: ArrayLike<number>,
+  nq: number,
+  candidateLengths: ArrayLike<number>,
+  nc: number,
+  /** Token similarities, row-major: sim[q * nc + c]. */
+  sim: ArrayLike<number>,
 ): number {
-  const nq = queryLengths.length;
-  const nc = candidateLengths.length;
   if (nq === 0 || nc === 0) return 0;
-  const pairs: Array<[number, number, number]> = [];
-  for (let q = 0; q < nq; q++) {
-    for (let c = 0; c < nc; c++) {
-      const s = similarity(q, c);
-      if (s >= TOKEN_MATCH_FLOOR) pairs.push([s, q, c]);
-    }
-  }
-  if (pairs.length === 0) return 0;
-  pairs.sort((x, y) => y[0] - x[0]);
+  // Greedy assignment without allocating: repeatedly take the best remaining pair above the floor.
   let usedQ = 0;
   let usedC = 0;
   let matched = 0;
   let matchedWeight = 0;
-  for (const [s, q, c] of pairs) {
-    if (usedQ & (1 << q) || usedC & (1 << c)) continue;
-    usedQ |= 1 << q;
-    usedC |= 1 << c;
-    const w = queryLengths[q]! + candidateLengths[c]!;
-    matched += s * w;
+  for (;;) {
+    let bestS = TOKEN_MATCH_FLOOR;
+    let bestQ = -1;
+    let bestC = -1;
+    for (let q = 0; q < nq; q++) {
+      if (usedQ & (1 << q)) continue;
+      for (let c = 0; c < nc; c++) {
+        if (usedC & (1 << c)) continue;
+        const s = sim[q * nc + c]!;
+        if (s > bestS || (s === bestS && bestQ < 0)) {
+          bestS = s;
+          bestQ = q;
+          bestC = c;
+        }
+      }
+    }
+    if (bestQ < 0) break;
+    usedQ |= 1 << bestQ;
+    usedC |= 1 << bestC;
+    const w = queryLengths[bestQ]! + candidateLengths[bestC]!;
+    matched += bestS * w;
     matchedWeight += w;
   }
+  if (matchedWeight === 0) return 0;
   let leftQ = 0;
   let leftC = 0;
   for (let q = 0; q < nq; q++) if (!(usedQ & (1 << q))) leftQ += queryLengths[q]!;
@@ -120,10 +129,13 @@ export const MAX_NAME_TOKENS = 12;
 export function nameSimilarity(query: readonly TNameToken[], candidate: readonly TNameToken[]): number {
   const q = query.slice(0, MAX_NAME_TOKENS);
   const c = candidate.slice(0, MAX_NAME_TOKENS);
+  const sim = q.flatMap((a) => c.map((b) => tokenSimilarity(a, b)));
   return alignTokens(
     q.map((t) => t.text.length),
+    q.length,
     c.map((t) => t.text.length),
-    (i, j) => tokenSimilarity(q[i]!, c[j]!),
+    c.length,
+    sim,
   );
 }
 
