@@ -246,7 +246,10 @@ export async function importSanctions(args: {
       }
       const data = {
         format,
-        sourceFile: path.basename(args.file),
+        sourceFile: [args.file, args.altFile]
+          .filter((f): f is string => f !== undefined)
+          .map((f) => path.basename(f))
+          .join(" + "),
         entityCount: result.entities,
         nameCount: result.names,
         importId: randomUUID(),
