@@ -206,6 +206,7 @@ async function benchScreening(): Promise<{
 
   const { importSanctions } = await import("@/lib/sanctions/import-sanctions");
   const { createClient } = await import("@/lib/clients/create-client");
+  const { loadClientContext } = await import("@/lib/clients/client-context");
   const { importRules } = await import("@/lib/rules/import-rules");
   const { setRuleStatus } = await import("@/lib/rules/set-rule-status");
   const { DEMO_RULES } = await import("@/lib/rules/demo-rules");
@@ -232,15 +233,7 @@ async function benchScreening(): Promise<{
     ...SANCTIONS_RULES,
   ];
   await importRules({ clientId, rules, actor: "bench" });
-  const row = await prisma.client.findUniqueOrThrow({ where: { id: clientId } });
-  const client = {
-    id: row.id,
-    name: row.name,
-    type: row.type,
-    features: new Set(row.features),
-    actions: row.actions,
-    apiKeyId: "bench",
-  };
+  const client = await loadClientContext(clientId, "bench");
 
   const r = rng(3);
   const person = (i: number) => {

@@ -1,4 +1,4 @@
-import type { TClientContext } from "@/lib/auth/api-keys";
+import { loadClientContext } from "@/lib/clients/client-context";
 import { prisma } from "@/lib/db";
 import { createReport } from "@/lib/reports/create-report";
 import { ZCreateReport, type TReportProfile } from "@/lib/reports/schemas";
@@ -56,15 +56,7 @@ export async function seedDemoReports(clientId: string): Promise<void> {
   await prisma.client.update({ where: { id: clientId }, data: { reportingProfile: DEMO_REPORTING_PROFILE } });
   for (const t of DEMO_TEMPLATES) await prisma.reportTemplate.create({ data: { clientId, ...t } });
 
-  const row = await prisma.client.findUniqueOrThrow({ where: { id: clientId } });
-  const client: TClientContext = {
-    id: row.id,
-    name: row.name,
-    type: row.type,
-    features: new Set(row.features),
-    actions: row.actions,
-    apiKeyId: "seed",
-  };
+  const client = await loadClientContext(clientId, "seed");
   const now = Date.now();
   const user = ZUser.parse({
     id: "demo-report-subject",

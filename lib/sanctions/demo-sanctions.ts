@@ -3,7 +3,7 @@ import path from "node:path";
 import { importRules } from "@/lib/rules/import-rules";
 import type { TRuleDefinition } from "@/lib/rules/schemas";
 import { importSanctions } from "@/lib/sanctions/import-sanctions";
-import type { TClientContext } from "@/lib/auth/api-keys";
+import { loadClientContext } from "@/lib/clients/client-context";
 import { prisma } from "@/lib/db";
 import { screenTransaction } from "@/lib/screening/screen-transaction";
 import { screenUser } from "@/lib/screening/screen-user";
@@ -56,15 +56,7 @@ export async function seedDemoSanctions(clientId: string): Promise<void> {
     });
   }
   await importRules({ clientId, rules: SANCTIONS_RULES, actor: "seed" });
-  const row = await prisma.client.findUniqueOrThrow({ where: { id: clientId } });
-  const client: TClientContext = {
-    id: row.id,
-    name: row.name,
-    type: row.type,
-    features: new Set(row.features),
-    actions: row.actions,
-    apiKeyId: "seed",
-  };
+  const client = await loadClientContext(clientId, "seed");
   const now = Date.now();
   // "Wiktor Morozenko" is a one-letter variant of the listed "Viktor Morozenko", same birth date
   await screenUser({

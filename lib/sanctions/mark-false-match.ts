@@ -1,6 +1,7 @@
 import { writeAudit } from "@/lib/admin/audit";
 import type { TSessionUser } from "@/lib/auth/session";
 import { prisma } from "@/lib/db";
+import type { SanctionsFalseMatch } from "@/lib/generated/prisma/client";
 import { notFound } from "@/lib/http/errors";
 
 export type TFalseMatch = {
@@ -105,16 +106,7 @@ export async function listSanctionsFalseMatches(args: {
   return rows.map(serialize);
 }
 
-function serialize(row: {
-  userId: string;
-  datasetId: string;
-  entityId: string;
-  entityName: string;
-  screenedName: string;
-  note: string | null;
-  createdById: string;
-  createdAt: Date;
-}): TFalseMatch {
+function serialize(row: SanctionsFalseMatch): TFalseMatch {
   return {
     userId: row.userId,
     datasetId: row.datasetId,

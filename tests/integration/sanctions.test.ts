@@ -10,6 +10,7 @@ import { importRules } from "@/lib/rules/import-rules";
 import { SANCTIONS_FIXTURES, SANCTIONS_RULES } from "@/lib/sanctions/demo-sanctions";
 import { importSanctions } from "@/lib/sanctions/import-sanctions";
 import { markSanctionsFalseMatch } from "@/lib/sanctions/mark-false-match";
+import type { TSanctionsHit } from "@/lib/sanctions/score-context";
 import { listSanctionsDatasets } from "@/lib/sanctions/list-sanctions-datasets";
 import { getTransactionDetail } from "@/lib/transactions/get-transaction-detail";
 import { call, createTestClient } from "@/tests/factories";
@@ -31,16 +32,7 @@ async function entityIds(datasetId: string): Promise<string[]> {
   return rows.map((r) => r.entityId);
 }
 
-type TStoredHit = {
-  screenedName: string;
-  score: number;
-  datasetId: string;
-  entityId: string;
-  entityName: string;
-  matchedName: string;
-  programme: string | null;
-};
-type TStoredEvaluation = { ruleId: string; triggered: boolean; error?: string; sanctions?: TStoredHit[] };
+type TStoredEvaluation = { ruleId: string; triggered: boolean; error?: string; sanctions?: TSanctionsHit[] };
 
 let client: { clientId: string; apiKey: string };
 let reviewer: TSessionUser;
