@@ -1,9 +1,13 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as postTransaction } from "@/app/v1/transaction/route";
 import { POST as onboard } from "@/app/v1/user/onboard/route";
+import {
+  DELETE as withdrawRoute,
+  POST as markRoute,
+} from "@/app/dashboard-api/users/[userId]/sanctions-false-matches/route";
 import type { TSessionUser } from "@/lib/auth/session";
 import { prisma } from "@/lib/db";
 import { importRules } from "@/lib/rules/import-rules";
@@ -16,6 +20,13 @@ import { getTransactionDetail } from "@/lib/transactions/get-transaction-detail"
 import { call, createTestClient } from "@/tests/factories";
 
 // Sanctions lists are shared by all clients: one database per file, imports in test order.
+// The dashboard session is the signed-in user set here (next-auth reads no cookie in tests).
+const session = vi.hoisted(() => ({ current: null as null | { user: { id: string } } }));
+vi.mock("next-auth", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("next-auth")>()),
+  getServerSession: () => Promise.resolve(session.current),
+}));
+
 const dir = mkdtempSync(path.join(tmpdir(), "sanctions-"));
 const OPENSANCTIONS = path.join(SANCTIONS_FIXTURES, "targets.simple.csv");
 const SDN = path.join(SANCTIONS_FIXTURES, "sdn.csv");
@@ -36,6 +47,7 @@ type TStoredEvaluation = { ruleId: string; triggered: boolean; error?: string; s
 
 let client: { clientId: string; apiKey: string };
 let reviewer: TSessionUser;
+let officerId: string;
 
 async function onboardUser(body: Record<string, unknown>) {
   const res = await call(onboard, {
@@ -63,6 +75,16 @@ beforeAll(async () => {
       passwordHash: "x",
     },
   });
+  const officer = await prisma.dashboardUser.create({
+    data: {
+      clientId: client.clientId,
+      email: "officer@example.test",
+      name: "Off",
+      role: "reporting_officer",
+      passwordHash: "x",
+    },
+  });
+  officerId = officer.id;
   reviewer = {
     id: dashboardUser.id,
     clientId: client.clientId,
@@ -202,15 +224,27 @@ describe("sanctions screening", () => {
   });
 
   it("a false-match mark silences that user and entity only, and is audited", async () => {
-    const result = await markSanctionsFalseMatch({
-      actor: reviewer,
-      userId: "u-match",
-      datasetId: "opensanctions",
-      entityId: "NK-demo-morozenko",
-      screenedName: "Wiktor Morozenko",
-      note: "Different person: passport checked",
+    const mark = {
+      params: { userId: "u-match" },
+      body: {
+        datasetId: "opensanctions",
+        entityId: "NK-demo-morozenko",
+        screenedName: "Wiktor Morozenko",
+        note: "Different person: passport checked",
+      },
+    };
+    session.current = null;
+    expect((await call(markRoute, mark)).status).toBe(401);
+    session.current = { user: { id: officerId } };
+    expect((await call(markRoute, mark)).status).toBe(403);
+    expect(await prisma.sanctionsFalseMatch.count()).toBe(0);
+    session.current = { user: { id: reviewer.id } };
+    const marked = await call(markRoute, mark);
+    expect(marked.status).toBe(200);
+    expect(marked.body).toMatchObject({
+      created: true,
+      falseMatch: { userId: "u-match", entityId: "NK-demo-morozenko" },
     });
-    expect(result.created).toBe(true);
     const audit = await prisma.auditLog.findMany({
       where: { clientId: client.clientId, action: "sanctions.false_match.marked" },
     });
@@ -262,6 +296,34 @@ describe("sanctions screening", () => {
       }),
     ).rejects.toMatchObject({ status: 404 });
     expect(await prisma.sanctionsFalseMatch.count({ where: { userId: "u-match-2" } })).toBe(0);
+  });
+
+  it("withdrawing the mark makes the entity score for the user again, audited", async () => {
+    session.current = { user: { id: reviewer.id } };
+    const withdrawn = await call(withdrawRoute, {
+      method: "DELETE",
+      params: { userId: "u-match" },
+      query: { datasetId: "opensanctions", entityId: "NK-demo-morozenko" },
+    });
+    expect(withdrawn.status).toBe(200);
+    expect(
+      await prisma.auditLog.count({
+        where: { clientId: client.clientId, action: "sanctions.false_match.removed" },
+      }),
+    ).toBe(1);
+    const again = await onboardUser({
+      id: "u-match",
+      firstName: "Wiktor",
+      lastName: "Morozenko",
+      dateOfBirth: "1968-04-12",
+    });
+    expect(again.rule.sanctions?.[0]?.entityId).toBe("NK-demo-morozenko");
+    const twice = await call(withdrawRoute, {
+      method: "DELETE",
+      params: { userId: "u-match" },
+      query: { datasetId: "opensanctions", entityId: "NK-demo-morozenko" },
+    });
+    expect(twice.status).toBe(404);
   });
 
   it("a re-import replaces the dataset and the next screening sees it", async () => {
