@@ -17,6 +17,8 @@ export const SANCTIONS_VERSION_SQL = Prisma.sql`
 
 const PAGE = 20_000;
 
+type TPageRow = [string, string, string, string[], string[], string | null];
+
 async function readVersion(db: Tx): Promise<string> {
   const [row] = await db.$queryRaw<[{ version: string }]>`SELECT (${SANCTIONS_VERSION_SQL}) AS version`;
   return row.version;
@@ -32,32 +34,22 @@ async function buildIndex(db: Tx): Promise<TCached> {
   for (;;) {
     const version = await readVersion(db);
     const builder = new SanctionsIndexBuilder();
-    let after: { datasetId: string; entityId: string } | null = null;
+    let after = ["", ""];
     for (;;) {
-      const page: Array<{
-        datasetId: string;
-        entityId: string;
-        name: string;
-        aliases: string[];
-        birthDates: string[];
-        programme: string | null;
-      }> = await db.sanctionsEntity.findMany({
-        select: {
-          datasetId: true,
-          entityId: true,
-          name: true,
-          aliases: true,
-          birthDates: true,
-          programme: true,
-        },
-        ...(after && { cursor: { datasetId_entityId: after }, skip: 1 }),
-        orderBy: [{ datasetId: "asc" }, { entityId: "asc" }],
-        take: PAGE,
-      });
-      for (const row of page) builder.add(row);
+      // one JSON text per page: far fewer rows for the driver to decode than one row per entity
+      const [row] = await db.$queryRaw<[{ page: string | null }]>`
+        SELECT json_agg(json_build_array(x."datasetId", x."entityId", x."name", x."aliases", x."birthDates",
+                                         x."programme"))::text AS page
+        FROM (SELECT "datasetId", "entityId", "name", "aliases", "birthDates", "programme"
+              FROM "sanctions_entities" WHERE ("datasetId", "entityId") > (${after[0]}, ${after[1]})
+              ORDER BY "datasetId", "entityId" LIMIT ${PAGE}) x`;
+      const page = row.page ? (JSON.parse(row.page) as TPageRow[]) : [];
+      for (const [datasetId, entityId, name, aliases, birthDates, programme] of page) {
+        builder.add({ datasetId, entityId, name, aliases, birthDates, programme });
+      }
       if (page.length < PAGE) break;
       const last = page[page.length - 1]!;
-      after = { datasetId: last.datasetId, entityId: last.entityId };
+      after = [last[0], last[1]];
     }
     if ((await readVersion(db)) === version) return { version, index: builder.build() };
   }
