@@ -1,3 +1,4 @@
+import { SanctionsHits } from "@/components/sanctions/sanctions-hits";
 import { Badge, LevelBadge } from "@/components/ui";
 import type { TRuleExplanation } from "@/lib/transactions/get-transaction-detail";
 
@@ -6,7 +7,14 @@ function show(value: unknown): string {
 }
 
 /** One evaluated rule: its version, the CEL condition, and the values that decided it. */
-export function RuleExplanation({ rule }: { rule: TRuleExplanation }) {
+export function RuleExplanation({
+  rule,
+  sanctions,
+}: {
+  rule: TRuleExplanation;
+  /** Who a sanctions hit can be marked a false match for, and the pairs already marked. */
+  sanctions?: { userId: string | null; canMark: boolean; marked: ReadonlySet<string> };
+}) {
   const values = Object.entries(rule.values);
   const aggregates = Object.entries(rule.aggregates);
   return (
@@ -49,6 +57,14 @@ export function RuleExplanation({ rule }: { rule: TRuleExplanation }) {
             </div>
           ))}
         </dl>
+      )}
+      {rule.sanctions.length > 0 && (
+        <SanctionsHits
+          hits={rule.sanctions}
+          userId={sanctions?.userId}
+          canMark={sanctions?.canMark}
+          marked={sanctions?.marked}
+        />
       )}
       {rule.error && <p className="mt-2 text-xs text-red-700">Evaluation error: {rule.error}</p>}
     </li>

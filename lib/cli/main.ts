@@ -9,7 +9,9 @@ const USAGE = `usage: npm run --silent cli -- <command>
   apikey revoke --key KEY
   rules import --client ID FILE
   rules export --client ID
-  user create --client ID --email E --password P --role admin|reviewer|reporting_officer`;
+  user create --client ID --email E --password P --role admin|reviewer|reporting_officer
+  sanctions import FILE [--format opensanctions|ofac] [--alt FILE2] [--dataset NAME]
+  sanctions list`;
 
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2));

@@ -1,3 +1,4 @@
 // Domain modules that add CLI commands register them here (see extraCommands).
 import "@/lib/rules/cli";
 import "@/lib/webhooks/cli";
+import "@/lib/sanctions/cli";

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { TClientContext } from "@/lib/auth/api-keys";
+import { loadClientContext } from "@/lib/clients/client-context";
 import { prisma } from "@/lib/db";
 import { createReport } from "@/lib/reports/create-report";
 import { GOAML_XSD_PATH } from "@/lib/reports/goaml-xml";
@@ -102,15 +102,7 @@ export async function seedDemoReports(clientId: string): Promise<void> {
   });
   for (const t of DEMO_TEMPLATES) await prisma.reportTemplate.create({ data: { clientId, ...t } });
 
-  const row = await prisma.client.findUniqueOrThrow({ where: { id: clientId } });
-  const client: TClientContext = {
-    id: row.id,
-    name: row.name,
-    type: row.type,
-    features: new Set(row.features),
-    actions: row.actions,
-    apiKeyId: "seed",
-  };
+  const client = await loadClientContext(clientId, "seed");
   const now = Date.now();
   const user = ZUser.parse({
     id: "demo-report-subject",

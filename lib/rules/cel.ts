@@ -10,6 +10,7 @@
 // - Optional chaining is on: `merchant.?status.orValue("") == "blocked"` never errors.
 import { Environment, type ASTNode } from "@marcbachmann/cel-js";
 import type { TAggregateOver, TRuleDefinition, TRuleSubject } from "@/lib/rules/schemas";
+import { sanctionsScore } from "@/lib/sanctions/score-context";
 
 /** Variables a condition may use, per rule subject (`aggregates` is always available). */
 export const SUBJECT_VARIABLES: Record<TRuleSubject, readonly string[]> = {
@@ -49,6 +50,11 @@ function conditionEnvironment(subject: TRuleSubject): TCelEnvironment {
   let env = conditionEnvironments.get(subject);
   if (!env) {
     env = createEnvironment([...SUBJECT_VARIABLES[subject], "aggregates"]);
+    // Sanctions screening (lib/sanctions): best match of a full name against the loaded lists, 0..1.
+    env.registerFunction("sanctionsScore(string): double", (name: string) => sanctionsScore(name));
+    env.registerFunction("sanctionsScore(string, string): double", (name: string, birthDate: string) =>
+      sanctionsScore(name, birthDate),
+    );
     conditionEnvironments.set(subject, env);
   }
   return env;

@@ -2,6 +2,7 @@ import type { Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { compiledRuleVersion } from "@/lib/rules/cel";
 import type { TAggregateDefinition } from "@/lib/rules/schemas";
+import { prepareSanctionsScreening, sanctionsWrap } from "@/lib/sanctions/prepare-sanctions-screening";
 import {
   aggregateKey,
   computeAggregates,
@@ -139,8 +140,16 @@ export async function runRules(
     variables,
     aggregates: plan.requests,
   });
+  // null unless a rule calls sanctionsScore; a triggered sanctions rule carries its matched entities
+  const sanctions = await prepareSanctionsScreening(tx, {
+    clientId,
+    subject,
+    subjectId,
+    variables,
+    conditions: rules.map((r) => r.condition),
+  });
   const { riskLevel, recommendedAction, triggered, firedActive, evaluated, aggregatesByVersion } =
-    evaluateRules(rules, subject, variables, values, plan.compileErrors);
+    evaluateRules(rules, subject, variables, values, plan.compileErrors, sanctionsWrap(sanctions));
 
   const decision = await tx.decision.create({
     data: {

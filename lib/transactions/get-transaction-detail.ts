@@ -1,5 +1,6 @@
 import { prisma } from "@/lib/db";
 import { notFound } from "@/lib/http/errors";
+import type { TSanctionsHit } from "@/lib/sanctions/score-context";
 import type { TEvaluatedRule } from "@/lib/screening/evaluate-rules";
 import { conditionValues } from "@/lib/transactions/condition-values";
 
@@ -20,6 +21,8 @@ export type TRuleExplanation = {
   values: Record<string, unknown>;
   triggered: boolean;
   error: string | null;
+  /** Sanctions entities a triggered rule matched, beside the screened name. */
+  sanctions: TSanctionsHit[];
 };
 
 export type TDecisionExplanation = {
@@ -207,7 +210,11 @@ export async function explainDecision({
   const decision = await prisma.decision.findFirst({ where: { clientId, id: decisionId } });
   if (!decision) return null;
   // Partial: decisions are JSON, and one written by an older engine may lack fields.
-  type TStoredEvaluation = Partial<TEvaluatedRule> & { ruleId: string; status: string };
+  type TStoredEvaluation = Partial<TEvaluatedRule> & {
+    ruleId: string;
+    status: string;
+    sanctions?: TSanctionsHit[];
+  };
   const evaluated = (Array.isArray(decision.evaluated)
     ? decision.evaluated
     : []) as unknown as TStoredEvaluation[];
@@ -240,6 +247,7 @@ export async function explainDecision({
       values: v ? conditionValues(v.condition, variables) : {},
       triggered: e.triggered === true,
       error: e.error ?? null,
+      sanctions: Array.isArray(e.sanctions) ? e.sanctions : [],
     };
   });
   return {

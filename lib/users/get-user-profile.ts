@@ -12,6 +12,8 @@ export type TUserProfile = {
     statusReason: string | null;
     riskLevel: string | null;
     recommendedAction: string | null;
+    /** The latest onboarding screening's decision. */
+    decisionId: string | null;
     createdAt: number;
     updatedAt: number;
     data: unknown;
@@ -98,6 +100,7 @@ export async function getUserProfile({
       statusReason: user.statusReason,
       riskLevel: user.riskLevel,
       recommendedAction: user.recommendedAction,
+      decisionId: user.decisionId,
       createdAt: user.createdAt.getTime(),
       updatedAt: user.updatedAt.getTime(),
       data: user.data,

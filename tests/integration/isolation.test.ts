@@ -373,6 +373,7 @@ type TDashCase = {
   role: TRole;
   params: (a: TTenant) => Record<string, string>;
   body?: (a: TTenant) => unknown;
+  query?: (a: TTenant) => Record<string, string>;
 };
 const DASHBOARD_MATRIX: Record<string, TDashCase[]> = {
   "POST /dashboard-api/alerts/{alertId}/assign": [
@@ -425,6 +426,20 @@ const DASHBOARD_MATRIX: Record<string, TDashCase[]> = {
       role: "reviewer",
       params: (a) => ({ userId: a.ids.user }),
       body: (a) => ({ comment: "b", transactionId: a.ids.transaction }),
+    },
+  ],
+  "POST /dashboard-api/users/{userId}/sanctions-false-matches": [
+    {
+      role: "reviewer",
+      params: (a) => ({ userId: a.ids.user }),
+      body: () => ({ datasetId: "opensanctions", entityId: "any", screenedName: "b", note: "b" }),
+    },
+  ],
+  "DELETE /dashboard-api/users/{userId}/sanctions-false-matches": [
+    {
+      role: "reviewer",
+      params: (a) => ({ userId: a.ids.user }),
+      query: () => ({ datasetId: "opensanctions", entityId: "any" }),
     },
   ],
   "POST /dashboard-api/users/{userId}/status": [
@@ -606,6 +621,7 @@ describe("tenant isolation: client B calling with client A's ids", () => {
           path: route.key.split(" ")[1],
           params: c.params(A),
           body: c.body?.(A),
+          query: c.query?.(A),
         });
         checked++;
         expect(res.status, `${context}: ${JSON.stringify(res.body)}`).toBe(404);

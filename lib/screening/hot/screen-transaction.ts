@@ -29,6 +29,7 @@ import {
   type TWebhookRows,
 } from "@/lib/screening/hot/writes";
 import { instrumentCandidates } from "@/lib/screening/infer-instruments";
+import { prepareSanctionsScreening, sanctionsWrap } from "@/lib/sanctions/prepare-sanctions-screening";
 import { evaluateRules, planAggregates } from "@/lib/screening/run-rules";
 import type { TTransactionAssessment } from "@/lib/screening/screen-transaction";
 import type { TTransaction } from "@/lib/transactions/schemas";
@@ -230,7 +231,22 @@ async function screenInTransaction(
     variables,
     aggregates: plan.requests,
   });
-  const result = evaluateRules(rules, "transaction", variables, values, plan.compileErrors);
+  // one statement more only when a rule calls sanctionsScore (lists' version, the user's false matches)
+  const sanctions = await prepareSanctionsScreening(rawTx(db), {
+    clientId,
+    subject: "transaction",
+    subjectId: body.id,
+    variables,
+    conditions: rules.map((r) => r.condition),
+  });
+  const result = evaluateRules(
+    rules,
+    "transaction",
+    variables,
+    values,
+    plan.compileErrors,
+    sanctionsWrap(sanctions),
+  );
   const answer: TRiskAssessment = assessment(body.id, result, now);
 
   // Write 2: decision, row, alerts and the webhooks of what happened.

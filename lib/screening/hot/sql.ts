@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { PoolClient } from "pg";
 import { pgPool, type Tx } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 // Small helpers of the raw-SQL screening path: ids, parameter lists, one transaction on one pooled
 // connection, and a Tx-shaped view of that connection for code that only runs $queryRawUnsafe.
@@ -57,9 +58,13 @@ export async function inTransaction<T>(work: (db: PoolClient) => Promise<T>): Pr
   }
 }
 
-/** The connection as the part of Tx that computeAggregates uses. */
+/** The connection as the part of Tx that computeAggregates and the sanctions index use (raw queries). */
 export function rawTx(db: PoolClient): Tx {
   return {
     $queryRawUnsafe: async (sql: string, ...values: unknown[]) => (await db.query(sql, values)).rows,
+    $queryRaw: async (query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) => {
+      const sql = query instanceof Prisma.Sql ? query : Prisma.sql(query, ...values);
+      return (await db.query(sql.text, sql.values)).rows;
+    },
   } as unknown as Tx;
 }

@@ -8,6 +8,7 @@ import { Badge, Card, formatTime, LevelBadge, PageHeader } from "@/components/ui
 import { REVIEW_READ_ROLES, REVIEW_WRITE_ROLES } from "@/lib/alerts/roles";
 import { requirePageRole } from "@/lib/auth/session";
 import { ApiError } from "@/lib/http/errors";
+import { listSanctionsFalseMatches } from "@/lib/sanctions/mark-false-match";
 import { getTransactionDetail, type TTransactionDetail } from "@/lib/transactions/get-transaction-detail";
 
 /** Route params may arrive percent-encoded; an id that is not valid encoding is used as is. */
@@ -35,6 +36,18 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
   const t = d.transaction;
   const canAct = REVIEW_WRITE_ROLES.includes(user.role);
   const decision = d.decision;
+  const sanctions = {
+    userId: t.userId,
+    canMark: canAct,
+    marked: new Set(
+      [...(decision?.fired ?? []), ...(decision?.shadowHits ?? [])].some((r) => r.sanctions.length > 0) &&
+        t.userId
+        ? (await listSanctionsFalseMatches({ clientId: user.clientId, userId: t.userId })).map(
+            (m) => `${m.datasetId}/${m.entityId}`,
+          )
+        : [],
+    ),
+  };
   return (
     <div className="space-y-6">
       <PageHeader
@@ -113,7 +126,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
               ) : (
                 <ul className="space-y-2" data-testid="fired-rules">
                   {decision.fired.map((r) => (
-                    <RuleExplanation key={r.versionId} rule={r} />
+                    <RuleExplanation key={r.versionId} rule={r} sanctions={sanctions} />
                   ))}
                 </ul>
               )}
@@ -128,7 +141,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
                 </p>
                 <ul className="space-y-2" data-testid="shadow-hits">
                   {decision.shadowHits.map((r) => (
-                    <RuleExplanation key={r.versionId} rule={r} />
+                    <RuleExplanation key={r.versionId} rule={r} sanctions={sanctions} />
                   ))}
                 </ul>
               </section>

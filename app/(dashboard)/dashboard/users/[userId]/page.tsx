@@ -1,4 +1,5 @@
 import { notFound } from "next/navigation";
+import { UserSanctionsCard } from "@/components/sanctions/user-sanctions-card";
 import { TransactionsTable } from "@/components/transactions/transactions-table";
 import { CommentForm } from "@/components/users/comment-form";
 import { StatusActions } from "@/components/users/status-actions";
@@ -7,6 +8,8 @@ import { Badge, Card, formatTime, LevelBadge, PageHeader } from "@/components/ui
 import { REVIEW_READ_ROLES, REVIEW_WRITE_ROLES } from "@/lib/alerts/roles";
 import { requirePageRole } from "@/lib/auth/session";
 import { ApiError } from "@/lib/http/errors";
+import { listSanctionsFalseMatches } from "@/lib/sanctions/mark-false-match";
+import { explainDecision } from "@/lib/transactions/get-transaction-detail";
 import { getUserProfile, type TUserProfile } from "@/lib/users/get-user-profile";
 
 /** Route params may arrive percent-encoded; an id that is not valid encoding is used as is. */
@@ -43,6 +46,13 @@ export default async function UserPage({ params }: { params: Promise<{ userId: s
   const u = p.user;
   const canAct = REVIEW_WRITE_ROLES.includes(viewer.role);
   const name = [u.firstName, u.lastName].filter(Boolean).join(" ");
+  const [onboarding, falseMatches] = await Promise.all([
+    u.decisionId ? explainDecision({ clientId: viewer.clientId, decisionId: u.decisionId }) : null,
+    listSanctionsFalseMatches({ clientId: viewer.clientId, userId: u.id }),
+  ]);
+  const sanctionsRules = onboarding
+    ? [...onboarding.fired, ...onboarding.shadowHits].filter((r) => r.sanctions.length > 0)
+    : [];
   return (
     <div className="space-y-6">
       <PageHeader
@@ -118,6 +128,10 @@ export default async function UserPage({ params }: { params: Promise<{ userId: s
           )}
         </Card>
       </div>
+
+      {(sanctionsRules.length > 0 || falseMatches.length > 0) && (
+        <UserSanctionsCard userId={u.id} rules={sanctionsRules} falseMatches={falseMatches} canAct={canAct} />
+      )}
 
       <Card title="Transactions">
         <TransactionsTable initialFilters={{}} fixedUserId={u.id} />
