@@ -38,12 +38,14 @@ export async function updateClientSettings(
   input: TUpdateSettings,
 ): Promise<TSettingsView> {
   assertRole(user, ADMIN_ONLY);
-  await configureClient({ clientId: user.clientId, ...input });
-  await writeAudit(prisma, user, {
-    action: "client.configured",
-    entityType: "client",
-    entityId: user.clientId,
-    details: input as Prisma.InputJsonValue,
+  await prisma.$transaction(async (tx) => {
+    await configureClient({ clientId: user.clientId, ...input }, tx);
+    await writeAudit(tx, user, {
+      action: "client.configured",
+      entityType: "client",
+      entityId: user.clientId,
+      details: input as Prisma.InputJsonValue,
+    });
   });
   return getClientSettings(user);
 }

@@ -65,6 +65,7 @@ const SAMPLES: Record<string, TSample> = {
     }),
   },
   "GET /v1/transaction/{id}": { params: { id: TX } },
+  "GET /v1/transaction/update": {},
   "POST /v1/transaction/update": { body: () => ({ transactionId: TX, status: "APPROVED", reason: "R01" }) },
   "POST /v1/user": {
     body: () => ({
