@@ -152,18 +152,20 @@ export function WebhooksScreen() {
         >
           {subs.data?.subscriptions.map((s) => (
             <tr key={s.id} data-testid="subscription-row">
-              <Td className="max-w-xs whitespace-normal break-all font-mono text-xs">
-                {s.url}
+              <Td>
+                <div className="w-72 whitespace-normal break-all font-mono text-xs">{s.url}</div>
                 {s.productionWarning && (
                   <div
-                    className="mt-1 font-sans text-amber-800"
+                    className="mt-1 w-72 whitespace-normal text-xs text-amber-800"
                     data-testid="subscription-production-warning"
                   >
                     Production would refuse this target: its URL {s.productionWarning}.
                   </div>
                 )}
               </Td>
-              <Td className="whitespace-normal text-xs">{s.events.join(", ")}</Td>
+              <Td>
+                <div className="w-48 whitespace-normal text-xs">{s.events.join(", ")}</div>
+              </Td>
               <Td>{s.active ? <Badge tone="green">active</Badge> : <Badge>disabled</Badge>}</Td>
               <Td>{formatTime(s.createdAt)}</Td>
               <Td>
@@ -211,22 +213,31 @@ export function WebhooksScreen() {
               data-state={d.state}
               className="align-top"
             >
-              <Td>{formatTime(d.createdAt)}</Td>
-              <Td className="font-mono text-xs">{d.eventType}</Td>
-              <Td className="max-w-[14rem] whitespace-normal break-all font-mono text-xs">
-                {d.url ?? d.subscriptionId}
+              {/* Td does not wrap; each cell's own div does, so the log fits the card without scrolling */}
+              <Td>
+                <div className="w-20 whitespace-normal text-xs">{formatTime(d.createdAt)}</div>
               </Td>
-              <Td className="min-w-[12rem] whitespace-normal">
-                <StateBadge state={d.state} />
-                {d.state === "retrying" && d.nextAttemptAt !== null && (
-                  <div className="mt-1 text-xs text-slate-600" data-testid="next-attempt">
-                    next attempt {formatTime(d.nextAttemptAt).slice(11)} ({relative(d.nextAttemptAt)})
-                  </div>
-                )}
-                {d.lastError && <div className="mt-1 break-words text-xs text-red-700">{d.lastError}</div>}
+              <Td>
+                <div className="w-28 whitespace-normal break-all font-mono text-xs">{d.eventType}</div>
               </Td>
-              <Td className="min-w-[18rem] whitespace-normal">
-                <ol className="space-y-0.5 text-xs">
+              <Td>
+                <div className="w-36 whitespace-normal break-all font-mono text-xs">
+                  {d.url ?? d.subscriptionId}
+                </div>
+              </Td>
+              <Td>
+                <div className="w-40 whitespace-normal">
+                  <StateBadge state={d.state} />
+                  {d.state === "retrying" && d.nextAttemptAt !== null && (
+                    <div className="mt-1 text-xs text-slate-600" data-testid="next-attempt">
+                      next attempt {formatTime(d.nextAttemptAt).slice(11)} ({relative(d.nextAttemptAt)})
+                    </div>
+                  )}
+                  {d.lastError && <div className="mt-1 break-words text-xs text-red-700">{d.lastError}</div>}
+                </div>
+              </Td>
+              <Td>
+                <ol className="w-56 space-y-0.5 whitespace-normal text-xs" data-testid="attempts">
                   {d.attemptLog.map((a) => (
                     <li key={a.attempt} className="break-words">
                       <span className="font-mono">
