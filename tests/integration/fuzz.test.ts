@@ -356,6 +356,15 @@ beforeAll(async () => {
       });
       expect(res.status, `${key}: ${JSON.stringify(res.body)}`).toBe(200);
     }
+  // GET /v1/transaction/update reads the transaction whose id is "update"
+  for (const client of clients) {
+    const res = await call(byKey.get("POST /v1/transaction")!.handler, {
+      apiKey: client.apiKey,
+      method: "POST",
+      body: { ...(SAMPLES["POST /v1/transaction"]!.body!() as Record<string, unknown>), id: "update" },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  }
 });
 
 afterAll(() => {
