@@ -4,6 +4,10 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     // Build workers also load instrumentation; background work belongs to the running server only.
     if (process.env.NEXT_PHASE === "phase-production-build") return;
+    // `next start` run directly (without scripts/start.ts) must not print Ready on a broken configuration.
+    const { checkStartup, exitWithConfigurationErrors } = await import("@/lib/startup/check-startup");
+    const problems = await checkStartup(process.env);
+    if (problems.length > 0) exitWithConfigurationErrors(problems);
     const { startBackgroundJobs } = await import("@/lib/jobs/start");
     startBackgroundJobs();
   }

@@ -38,7 +38,6 @@ export default defineConfig({
       NODE_ENV: "production",
       NEXT_TELEMETRY_DISABLED: "1",
       PORT: String(PORT),
-      NEXTAUTH_URL: baseURL,
       NEXTAUTH_SECRET: "e2e-nextauth-secret-0123456789",
       WEBHOOK_SECRET_KEY: "e2e-webhook-secret-key-0123456789",
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",

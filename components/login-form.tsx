@@ -1,35 +1,30 @@
-"use client";
+// A plain HTML form posted to next-auth's credentials callback: it works before, and without, any
+// script (the password never travels in a URL), and every answer comes back as a redirect.
 
-import { signIn } from "next-auth/react";
-import { useRouter } from "next/navigation";
-import { useState, type FormEvent } from "react";
+const MESSAGES: Record<string, string> = {
+  CredentialsSignin: "Wrong email or password.",
+  SignInThrottled: "Too many failed sign-ins. Wait a little and try again.",
+  SignInLocked: "Sign-in is locked after repeated failures. Ask an admin of your team to unlock it.",
+};
 
-export function LoginForm() {
-  const router = useRouter();
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+export function loginErrorMessage(code: string | undefined): string | null {
+  if (!code) return null;
+  return MESSAGES[code] ?? "Sign-in failed. Try again.";
+}
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    setPending(true);
-    setError(null);
-    const result = await signIn("credentials", {
-      email: String(form.get("email") ?? ""),
-      password: String(form.get("password") ?? ""),
-      redirect: false,
-    });
-    setPending(false);
-    if (!result || result.error) {
-      setError("Wrong email or password.");
-      return;
-    }
-    router.push("/dashboard");
-    router.refresh();
-  }
-
+export function LoginForm({
+  csrfToken,
+  callbackUrl,
+  error,
+}: {
+  csrfToken: string;
+  callbackUrl: string;
+  error: string | null;
+}) {
   return (
-    <form onSubmit={onSubmit} className="mt-6 space-y-4">
+    <form method="post" action="/api/auth/callback/credentials" className="mt-6 space-y-4">
+      <input type="hidden" name="csrfToken" value={csrfToken} />
+      <input type="hidden" name="callbackUrl" value={callbackUrl} />
       <label className="block text-sm">
         <span className="font-medium text-slate-700">Email</span>
         <input
@@ -51,16 +46,19 @@ export function LoginForm() {
         />
       </label>
       {error && (
-        <p data-testid="login-error" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+        <p
+          data-testid="login-error"
+          role="status"
+          className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700"
+        >
           {error}
         </p>
       )}
       <button
         type="submit"
-        disabled={pending}
         className="w-full rounded-md bg-brand-600 px-3 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-60"
       >
-        {pending ? "Signing in…" : "Sign in"}
+        Sign in
       </button>
     </form>
   );

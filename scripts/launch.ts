@@ -6,6 +6,7 @@ import path from "node:path";
 import { answerRateLimitMessage } from "../lib/http/rate-limit";
 import { localSecrets } from "../lib/local-secrets";
 import { DATA_DIR, startEmbeddedDatabase, type TEmbeddedDatabase } from "../lib/embedded/server";
+import { checkStartup, exitWithConfigurationErrors } from "../lib/startup/check-startup";
 
 function run(command: string, args: string[]): Promise<number> {
   return new Promise((resolve) => {
@@ -18,6 +19,9 @@ function run(command: string, args: string[]): Promise<number> {
 export async function launch(mode: "dev" | "start"): Promise<void> {
   process.env.NEXT_TELEMETRY_DISABLED = "1";
   const port = process.env.PORT ?? "3000";
+  // Before anything starts: a bad variable or an unreachable database stops here, named, with exit 1.
+  const problems = await checkStartup(process.env);
+  if (problems.length > 0) exitWithConfigurationErrors(problems);
   let embedded: TEmbeddedDatabase | null = null;
   if (!process.env.DATABASE_URL) {
     embedded = await startEmbeddedDatabase();
@@ -33,7 +37,6 @@ export async function launch(mode: "dev" | "start"): Promise<void> {
     process.env.NEXTAUTH_SECRET ??= secrets.NEXTAUTH_SECRET;
     process.env.WEBHOOK_SECRET_KEY ??= secrets.WEBHOOK_SECRET_KEY;
   }
-  process.env.NEXTAUTH_URL ??= `http://localhost:${port}`;
 
   if (embedded || mode === "dev") {
     // Asynchronous: the embedded database answers from this process's event loop.

@@ -13,7 +13,17 @@ const teamApi = {
     fetchJson<{ userId: string }>("/dashboard-api/team", { body: input }),
   disable: (id: string) =>
     fetchJson<{ disabled: boolean }>(`/dashboard-api/team/${encodeURIComponent(id)}/disable`, { body: {} }),
+  unlock: (id: string) =>
+    fetchJson<{ unlocked: boolean }>(`/dashboard-api/team/${encodeURIComponent(id)}/unlock`, { body: {} }),
 };
+
+function SignInState({ member }: { member: TTeamMember }) {
+  if (member.disabledAt) return <Badge tone="red">disabled</Badge>;
+  if (member.locked) return <Badge tone="red">sign-in locked</Badge>;
+  if (member.blockedUntil)
+    return <Badge tone="amber">sign-in paused until {formatTime(member.blockedUntil).slice(11)}</Badge>;
+  return <Badge tone="green">active</Badge>;
+}
 
 const ROLES = ["reviewer", "reporting_officer", "admin"];
 
@@ -30,20 +40,29 @@ export function TeamScreen({ selfId }: { selfId: string }) {
     },
   });
   const disable = useMutation({ mutationFn: teamApi.disable, onSuccess: invalidate });
+  const unlock = useMutation({ mutationFn: teamApi.unlock, onSuccess: invalidate });
 
   return (
     <div className="space-y-6">
       {members.isError && <ErrorNote>{errorText(members.error)}</ErrorNote>}
       {disable.isError && <ErrorNote>{errorText(disable.error)}</ErrorNote>}
+      {unlock.isError && <ErrorNote>{errorText(unlock.error)}</ErrorNote>}
       <Table head={["Email", "Name", "Role", "Created", "Status", ""]}>
         {members.data?.members.map((m) => (
-          <tr key={m.id}>
+          <tr key={m.id} data-testid="team-row">
             <Td>{m.email}</Td>
             <Td>{m.name ?? "—"}</Td>
             <Td>{m.role.replace("_", " ")}</Td>
             <Td>{formatTime(m.createdAt)}</Td>
-            <Td>{m.disabledAt ? <Badge tone="red">disabled</Badge> : <Badge tone="green">active</Badge>}</Td>
             <Td>
+              <SignInState member={m} />
+            </Td>
+            <Td className="space-x-2">
+              {(m.locked || m.blockedUntil) && (
+                <Button variant="secondary" disabled={unlock.isPending} onClick={() => unlock.mutate(m.id)}>
+                  Unlock sign-in
+                </Button>
+              )}
               {!m.disabledAt && m.id !== selfId && (
                 <Button variant="secondary" disabled={disable.isPending} onClick={() => disable.mutate(m.id)}>
                   Disable

@@ -4,10 +4,40 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { webhookKeys, webhooksApi } from "@/components/webhooks/query";
 import { Badge, Button, Card, ErrorNote, Table, Td, formatTime, inputClass } from "@/components/ui";
-import { errorText } from "@/lib/admin/fetch-json";
+import { DashboardApiError, errorText } from "@/lib/admin/fetch-json";
+import type { TDeliveryState } from "@/lib/admin/webhooks";
 
-function deliveryTone(status: string) {
-  return status === "delivered" ? "green" : status === "failed" ? "red" : "amber";
+const STATE_TONE = { delivered: "green", failed: "red", retrying: "amber", pending: "slate" } as const;
+
+const FIELD_LABELS: Record<string, string> = {
+  "/url": "The URL",
+  "/events": "The event list",
+  "/secret": "The signing secret",
+};
+
+/** Validation details as sentences: "/url: must start with http:// or https://" → "The URL must start with …". */
+function webhookErrorText(err: unknown): string {
+  if (!(err instanceof DashboardApiError) || err.details.length === 0) return errorText(err);
+  return err.details
+    .map((detail) => {
+      const match = /^(\/[^:]*): (.*)$/.exec(detail);
+      const label = match ? FIELD_LABELS[match[1]!.replace(/\/\d+$/, "")] : undefined;
+      const text = label && match ? `${label} ${match[2]}` : (match?.[2] ?? detail);
+      return /[.!?]$/.test(text) ? text : `${text}.`;
+    })
+    .join(" ");
+}
+
+function relative(ms: number): string {
+  const seconds = Math.round((ms - Date.now()) / 1000);
+  if (seconds <= 0) return "due now";
+  if (seconds < 90) return `in ${seconds} s`;
+  if (seconds < 5400) return `in ${Math.round(seconds / 60)} min`;
+  return `in ${Math.round(seconds / 3600)} h`;
+}
+
+function StateBadge({ state }: { state: TDeliveryState }) {
+  return <Badge tone={STATE_TONE[state]}>{state}</Badge>;
 }
 
 function CreateSubscription({ allowedEvents }: { allowedEvents: string[] }) {
@@ -68,7 +98,13 @@ function CreateSubscription({ allowedEvents }: { allowedEvents: string[] }) {
             autoComplete="off"
           />
         </label>
-        {create.isError && <ErrorNote>{errorText(create.error)}</ErrorNote>}
+        {create.isError && <ErrorNote>{webhookErrorText(create.error)}</ErrorNote>}
+        {create.data?.productionWarning && (
+          <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900" data-testid="production-warning">
+            Accepted here because this is not a production server. In production this subscription would be
+            refused: its URL {create.data.productionWarning}.
+          </p>
+        )}
         {create.data?.secret && (
           <div className="rounded-md bg-amber-50 p-3 text-sm text-amber-900" data-testid="generated-secret">
             Signing secret, shown only now: <code className="select-all font-mono">{create.data.secret}</code>
@@ -116,8 +152,20 @@ export function WebhooksScreen() {
         >
           {subs.data?.subscriptions.map((s) => (
             <tr key={s.id} data-testid="subscription-row">
-              <Td className="max-w-xs truncate font-mono text-xs">{s.url}</Td>
-              <Td className="whitespace-normal text-xs">{s.events.join(", ")}</Td>
+              <Td>
+                <div className="w-72 whitespace-normal break-all font-mono text-xs">{s.url}</div>
+                {s.productionWarning && (
+                  <div
+                    className="mt-1 w-72 whitespace-normal text-xs text-amber-800"
+                    data-testid="subscription-production-warning"
+                  >
+                    Production would refuse this target: its URL {s.productionWarning}.
+                  </div>
+                )}
+              </Td>
+              <Td>
+                <div className="w-48 whitespace-normal text-xs">{s.events.join(", ")}</div>
+              </Td>
               <Td>{s.active ? <Badge tone="green">active</Badge> : <Badge>disabled</Badge>}</Td>
               <Td>{formatTime(s.createdAt)}</Td>
               <Td>
@@ -151,27 +199,51 @@ export function WebhooksScreen() {
           head={["Created", "Event", "Target", "Status", "Attempts", ""]}
           empty={
             deliveries.data?.deliveries.length === 0 && (
-              <p className="p-4 text-sm text-slate-500">No deliveries.</p>
+              <p className="p-4 text-sm text-slate-500">
+                {failedOnly ? "No failed or retrying deliveries." : "No deliveries."}
+              </p>
             )
           }
         >
           {deliveries.data?.deliveries.map((d) => (
-            <tr key={d.id} data-testid="delivery-row" data-status={d.status} className="align-top">
-              <Td>{formatTime(d.createdAt)}</Td>
-              <Td className="font-mono text-xs">{d.eventType}</Td>
-              <Td className="max-w-[14rem] truncate font-mono text-xs">{d.url ?? d.subscriptionId}</Td>
+            <tr
+              key={d.id}
+              data-testid="delivery-row"
+              data-status={d.status}
+              data-state={d.state}
+              className="align-top"
+            >
+              {/* Td does not wrap; each cell's own div does, so the log fits the card without scrolling */}
               <Td>
-                <Badge tone={deliveryTone(d.status)}>{d.status}</Badge>
-                {d.lastError && (
-                  <div className="mt-1 max-w-[14rem] truncate text-xs text-red-700">{d.lastError}</div>
-                )}
+                <div className="w-20 whitespace-normal text-xs">{formatTime(d.createdAt)}</div>
               </Td>
-              <Td className="whitespace-normal">
-                <ol className="space-y-0.5 text-xs">
+              <Td>
+                <div className="w-28 whitespace-normal break-all font-mono text-xs">{d.eventType}</div>
+              </Td>
+              <Td>
+                <div className="w-36 whitespace-normal break-all font-mono text-xs">
+                  {d.url ?? d.subscriptionId}
+                </div>
+              </Td>
+              <Td>
+                <div className="w-40 whitespace-normal">
+                  <StateBadge state={d.state} />
+                  {d.state === "retrying" && d.nextAttemptAt !== null && (
+                    <div className="mt-1 text-xs text-slate-600" data-testid="next-attempt">
+                      next attempt {formatTime(d.nextAttemptAt).slice(11)} ({relative(d.nextAttemptAt)})
+                    </div>
+                  )}
+                  {d.lastError && <div className="mt-1 break-words text-xs text-red-700">{d.lastError}</div>}
+                </div>
+              </Td>
+              <Td>
+                <ol className="w-56 space-y-0.5 whitespace-normal text-xs" data-testid="attempts">
                   {d.attemptLog.map((a) => (
-                    <li key={a.attempt} className="font-mono">
-                      #{a.attempt} {formatTime(a.startedAt).slice(11)} · {a.responseStatus ?? "no response"} ·{" "}
-                      {a.durationMs} ms
+                    <li key={a.attempt} className="break-words">
+                      <span className="font-mono">
+                        #{a.attempt} {formatTime(a.startedAt).slice(11, 19)} ·{" "}
+                        {a.responseStatus ?? "no response"} · {a.durationMs} ms
+                      </span>
                       {a.error && a.responseStatus === null && (
                         <span className="text-red-700"> · {a.error}</span>
                       )}
@@ -180,7 +252,7 @@ export function WebhooksScreen() {
                 </ol>
               </Td>
               <Td>
-                {d.status === "failed" && (
+                {d.state === "failed" && (
                   <Button
                     variant="secondary"
                     disabled={redeliver.isPending}

@@ -22,7 +22,8 @@ export const ZCreateWebhookInput = z.object({
 export type TCreateWebhookInput = z.infer<typeof ZCreateWebhookInput>;
 
 export const ZDeliveryQuery = z.object({
-  status: z.enum(["failed", "pending", "delivered"]).optional(),
+  // failing: failed for good, or failed at least once and waiting for its next attempt
+  status: z.enum(["failed", "pending", "delivered", "failing"]).optional(),
   subscriptionId: z.string().min(1).optional(),
   before: z.string().min(1).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50),

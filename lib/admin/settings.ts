@@ -72,12 +72,14 @@ export async function updateClientSettings(
     if (problems.length) throw validationError(problems);
     update = { ...input, reportingProfile };
   }
-  await configureClient({ clientId: user.clientId, ...update });
-  await writeAudit(prisma, user, {
-    action: "client.configured",
-    entityType: "client",
-    entityId: user.clientId,
-    details: input as Prisma.InputJsonValue,
+  await prisma.$transaction(async (tx) => {
+    await configureClient({ clientId: user.clientId, ...update }, tx);
+    await writeAudit(tx, user, {
+      action: "client.configured",
+      entityType: "client",
+      entityId: user.clientId,
+      details: input as Prisma.InputJsonValue,
+    });
   });
   return getClientSettings(user);
 }

@@ -5,6 +5,7 @@ import { notFound } from "@/lib/http/errors";
 import { ADMIN_ONLY, assertRole } from "@/lib/admin/authorize";
 import { writeAudit } from "@/lib/admin/audit";
 import type { TCreateTeamMember } from "@/lib/admin/schemas";
+import { accountKey } from "@/lib/auth/sign-in";
 
 export type TTeamMember = {
   id: string;
@@ -13,6 +14,10 @@ export type TTeamMember = {
   role: string;
   createdAt: number;
   disabledAt: number | null;
+  /** Sign-in locked after repeated failures (until an admin unlocks it). */
+  locked: boolean;
+  /** Sign-in backed off until then after failures, or null. */
+  blockedUntil: number | null;
 };
 
 export async function listTeam(user: TSessionUser): Promise<TTeamMember[]> {
@@ -23,11 +28,22 @@ export async function listTeam(user: TSessionUser): Promise<TTeamMember[]> {
     take: 1000,
     select: { id: true, email: true, name: true, role: true, createdAt: true, disabledAt: true },
   });
-  return rows.map((r) => ({
-    ...r,
-    createdAt: r.createdAt.getTime(),
-    disabledAt: r.disabledAt?.getTime() ?? null,
-  }));
+  const throttles = await prisma.signInThrottle.findMany({
+    where: { key: { in: rows.map((r) => accountKey(r.email)) } },
+  });
+  const byKey = new Map(throttles.map((t) => [t.key, t]));
+  const now = Date.now();
+  return rows.map((r) => {
+    const t = byKey.get(accountKey(r.email));
+    const blockedUntil = t?.blockedUntil?.getTime() ?? null;
+    return {
+      ...r,
+      createdAt: r.createdAt.getTime(),
+      disabledAt: r.disabledAt?.getTime() ?? null,
+      locked: Boolean(t?.lockedAt),
+      blockedUntil: blockedUntil !== null && blockedUntil > now ? blockedUntil : null,
+    };
+  });
 }
 
 export async function createTeamMember(
@@ -35,18 +51,19 @@ export async function createTeamMember(
   input: TCreateTeamMember,
 ): Promise<{ userId: string }> {
   assertRole(user, ADMIN_ONLY);
-  const created = await createDashboardUser({
-    clientId: user.clientId,
-    ...input,
-    name: input.name || undefined,
+  return prisma.$transaction(async (tx) => {
+    const created = await createDashboardUser(
+      { clientId: user.clientId, ...input, name: input.name || undefined },
+      tx,
+    );
+    await writeAudit(tx, user, {
+      action: "dashboard_user.created",
+      entityType: "dashboard_user",
+      entityId: created.userId,
+      details: { email: input.email, role: input.role },
+    });
+    return created;
   });
-  await writeAudit(prisma, user, {
-    action: "dashboard_user.created",
-    entityType: "dashboard_user",
-    entityId: created.userId,
-    details: { email: input.email, role: input.role },
-  });
-  return created;
 }
 
 export async function disableTeamMember(
@@ -70,5 +87,28 @@ export async function disableTeamMember(
       entityId: id,
     });
     return { disabled: true };
+  });
+}
+
+/** Lifts a sign-in lock or back-off on a member of the admin's own client. */
+export async function unlockTeamMember(
+  user: TSessionUser,
+  { id }: { id: string },
+): Promise<{ unlocked: boolean }> {
+  assertRole(user, ADMIN_ONLY);
+  return prisma.$transaction(async (tx) => {
+    const member = await tx.dashboardUser.findFirst({
+      where: { clientId: user.clientId, id },
+      select: { email: true },
+    });
+    if (!member) throw notFound("/userId", "Dashboard user not found");
+    const removed = await tx.signInThrottle.deleteMany({ where: { key: accountKey(member.email) } });
+    if (removed.count === 0) return { unlocked: false };
+    await writeAudit(tx, user, {
+      action: "dashboard_user.unlocked",
+      entityType: "dashboard_user",
+      entityId: id,
+    });
+    return { unlocked: true };
   });
 }

@@ -11,6 +11,7 @@ import { createSubscription } from "@/lib/webhooks/create-subscription";
 import { allowedEventTypes } from "@/lib/webhooks/event-types";
 import { redeliverWebhook } from "@/lib/webhooks/redeliver-webhook";
 import { ZCreateWebhook } from "@/lib/webhooks/schemas";
+import { productionRefusal } from "@/lib/webhooks/url-guard";
 
 export type TSubscriptionView = {
   id: string;
@@ -19,6 +20,8 @@ export type TSubscriptionView = {
   active: boolean;
   createdAt: number;
   disabledAt: number | null;
+  /** Outside production: why production would refuse this target, or null. */
+  productionWarning: string | null;
 };
 
 export async function listWebhookSubscriptions(
@@ -39,6 +42,7 @@ export async function listWebhookSubscriptions(
       ...r,
       createdAt: r.createdAt.getTime(),
       disabledAt: r.disabledAt?.getTime() ?? null,
+      productionWarning: productionRefusal(r.url),
     })),
     allowedEvents: [...allowedEventTypes(client.type)],
   };
@@ -48,7 +52,13 @@ export async function listWebhookSubscriptions(
 export async function createWebhookSubscription(
   user: TSessionUser,
   input: TCreateWebhookInput,
-): Promise<{ id: string; url: string; events: string[]; secret: string | null }> {
+): Promise<{
+  id: string;
+  url: string;
+  events: string[];
+  secret: string | null;
+  productionWarning: string | null;
+}> {
   assertRole(user, ADMIN_ONLY);
   const generated = input.secret?.trim() ? null : `whsec_${randomBytes(24).toString("base64url")}`;
   const secret = generated ?? input.secret!.trim();
@@ -57,14 +67,17 @@ export async function createWebhookSubscription(
     where: { id: user.clientId },
     select: { type: true },
   });
-  const created = await createSubscription({ clientId: user.clientId, clientType: client.type, ...body });
-  await writeAudit(prisma, user, {
-    action: "webhook.created",
-    entityType: "webhook_subscription",
-    entityId: created.id,
-    details: { url: created.url, events: created.events },
+  const created = await prisma.$transaction(async (tx) => {
+    const row = await createSubscription({ clientId: user.clientId, clientType: client.type, ...body }, tx);
+    await writeAudit(tx, user, {
+      action: "webhook.created",
+      entityType: "webhook_subscription",
+      entityId: row.id,
+      details: { url: row.url, events: row.events },
+    });
+    return row;
   });
-  return { ...created, secret: generated };
+  return { ...created, secret: generated, productionWarning: productionRefusal(created.url) };
 }
 
 export async function disableWebhookSubscription(
@@ -93,12 +106,21 @@ export async function disableWebhookSubscription(
   });
 }
 
+export type TDeliveryState = "delivered" | "failed" | "retrying" | "pending";
+
+export function deliveryState(d: { status: string; attempts: number }): TDeliveryState {
+  if (d.status === "delivered" || d.status === "failed") return d.status;
+  return d.attempts > 0 ? "retrying" : "pending";
+}
+
 export type TDeliveryView = {
   id: string;
   subscriptionId: string;
   url: string | null;
   eventType: string;
   status: string;
+  /** What the log shows: retrying = failed at least once, next attempt scheduled. */
+  state: TDeliveryState;
   attempts: number;
   lastError: string | null;
   nextAttemptAt: number | null;
@@ -130,11 +152,21 @@ export async function listWebhookDeliveries(
   const rows = await prisma.webhookDelivery.findMany({
     where: {
       clientId: user.clientId,
-      ...(query.status && { status: query.status }),
+      ...(query.status && query.status !== "failing" && { status: query.status }),
       ...(query.subscriptionId && { subscriptionId: query.subscriptionId }),
-      ...(before && {
-        OR: [{ createdAt: { lt: before.createdAt } }, { createdAt: before.createdAt, id: { lt: before.id } }],
-      }),
+      AND: [
+        query.status === "failing"
+          ? { OR: [{ status: "failed" }, { status: "pending", attempts: { gt: 0 } }] }
+          : {},
+        before
+          ? {
+              OR: [
+                { createdAt: { lt: before.createdAt } },
+                { createdAt: before.createdAt, id: { lt: before.id } },
+              ],
+            }
+          : {},
+      ],
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: query.limit + 1,
@@ -156,6 +188,7 @@ export async function listWebhookDeliveries(
       url: urls.get(d.subscriptionId) ?? null,
       eventType: d.eventType,
       status: d.status,
+      state: deliveryState(d),
       attempts: d.attempts,
       lastError: d.lastError,
       nextAttemptAt: d.nextAttemptAt?.getTime() ?? null,
@@ -178,13 +211,15 @@ export async function redeliverDelivery(
   { deliveryId }: { deliveryId: string },
 ): Promise<{ id: string; status: string; requeued: boolean }> {
   assertRole(user, ADMIN_ONLY);
-  const result = await redeliverWebhook({ clientId: user.clientId, deliveryId });
-  if (result.requeued) {
-    await writeAudit(prisma, user, {
-      action: "webhook.redelivered",
-      entityType: "webhook_delivery",
-      entityId: deliveryId,
-    });
-  }
-  return result;
+  return prisma.$transaction(async (tx) => {
+    const result = await redeliverWebhook({ clientId: user.clientId, deliveryId }, tx);
+    if (result.requeued) {
+      await writeAudit(tx, user, {
+        action: "webhook.redelivered",
+        entityType: "webhook_delivery",
+        entityId: deliveryId,
+      });
+    }
+    return result;
+  });
 }

@@ -1,7 +1,8 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsModule from "next-auth/providers/credentials";
 import { env } from "@/lib/env";
-import { verifyDashboardPassword, type TDashboardRole } from "@/lib/dashboard-users/create-dashboard-user";
+import { clientAddress, signInWithPassword } from "@/lib/auth/sign-in";
+import type { TDashboardRole } from "@/lib/dashboard-users/create-dashboard-user";
 
 /* eslint-disable @typescript-eslint/consistent-type-definitions -- module augmentation needs interfaces */
 declare module "next-auth" {
@@ -29,7 +30,8 @@ const CredentialsProvider =
 export const authOptions: NextAuthOptions = {
   secret: env.NEXTAUTH_SECRET,
   session: { strategy: "jwt", maxAge: 8 * 60 * 60 },
-  pages: { signIn: "/login" },
+  // Errors (wrong password, throttled) come back to the sign-in page as ?error=<code>.
+  pages: { signIn: "/login", error: "/login" },
   providers: [
     CredentialsProvider({
       name: "Email and password",
@@ -37,9 +39,17 @@ export const authOptions: NextAuthOptions = {
         email: { label: "Email", type: "email" },
         password: { label: "Password", type: "password" },
       },
-      async authorize(credentials) {
+      // A SignInRefused thrown here reaches /login as ?error=SignInThrottled or ?error=SignInLocked.
+      async authorize(credentials, req) {
         if (!credentials?.email || !credentials.password) return null;
-        const user = await verifyDashboardPassword(credentials.email, credentials.password);
+        const forwarded = (req.headers as Record<string, string | undefined> | undefined)?.[
+          "x-forwarded-for"
+        ];
+        const user = await signInWithPassword({
+          email: credentials.email,
+          password: credentials.password,
+          address: clientAddress(forwarded),
+        });
         if (!user) return null;
         return { id: user.id, email: user.email, name: user.name, clientId: user.clientId, role: user.role };
       },

@@ -1,17 +1,18 @@
 import { z } from "zod";
+import { ZId, ZIdRef } from "@/lib/validation/ids";
 import { ZEpochMs } from "@/lib/validation/timestamps";
 import { ZNonEmptyString, ZQueryInteger } from "@/lib/users/schemas";
 
 // Comments on users (interface "Comment", "Rules and comments"; decisions §4, §9).
 
 export const ZCreateComment = z.object({
-  userId: ZNonEmptyString,
+  userId: ZId,
   comment: ZNonEmptyString,
-  commenterId: ZNonEmptyString,
+  commenterId: ZId,
   commenterDisplayName: z.string().optional(),
-  externalId: z.string().optional(),
-  transactionId: z.string().optional(),
-  ruleTriggerEventId: z.string().optional(),
+  externalId: ZIdRef.optional(),
+  transactionId: ZIdRef.optional(),
+  ruleTriggerEventId: ZIdRef.optional(),
   action: z.string().optional(),
   createdAt: ZEpochMs.optional(),
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZId } from "@/lib/validation/ids";
 import { ZMerchant } from "@/lib/merchants/schemas";
 import { YEAR_MS } from "@/lib/transactions/schemas";
 import { FUTURE_SKEW_MS, ZNonEmptyString, ZUser } from "@/lib/users/schemas";
@@ -17,19 +18,19 @@ const ZEventTimestamp = z
   });
 
 export const ZEventFields = z.object({
-  id: ZNonEmptyString,
+  id: ZId,
   type: ZNonEmptyString.transform((s) => s.toLowerCase()),
-  merchantId: ZNonEmptyString.optional(),
+  merchantId: ZId.optional(),
   merchant: ZMerchant.optional(),
-  userId: ZNonEmptyString.optional(),
+  userId: ZId.optional(),
   user: ZUser.optional(),
   timestamp: ZEventTimestamp.optional(),
   reference: ZNonEmptyString.optional(),
   method: ZNonEmptyString.transform((s) => s.toLowerCase()).optional(),
   source: ZNonEmptyString.optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
-  paymentInstrumentId: ZNonEmptyString.optional(),
-  groupingId: ZNonEmptyString.optional(),
+  paymentInstrumentId: ZId.optional(),
+  groupingId: ZId.optional(),
 });
 
 export const ZEvent = ZEventFields.superRefine((event, ctx) => {

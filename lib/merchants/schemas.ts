@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZId } from "@/lib/validation/ids";
 import { ZEmail, ZNonEmptyString, ZPastTimestamp, ZPhone, ZUserDocument } from "@/lib/users/schemas";
 
 // The Merchant record of interface.md ("Merchant", "Merchant rules") and decisions §9.
@@ -28,7 +29,7 @@ const LIMIT_AMOUNTS = ["transactionLimit", "dailyTransactionLimit", "monthlyTran
 
 /** The merchant fields without the dependent-pair checks, for callers that need to extend the shape. */
 export const ZMerchantFields = z.object({
-  id: ZNonEmptyString,
+  id: ZId,
   name: ZNonEmptyString,
   timestamp: ZPastTimestamp,
   status: lowerEnum(["active", "inactive", "blocked"]).optional(),

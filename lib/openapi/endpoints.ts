@@ -2,6 +2,7 @@
 import "@/lib/rules/endpoints";
 import "@/lib/webhooks/endpoints";
 import "@/lib/screening/endpoints";
+import "@/lib/transactions/endpoints";
 import "@/lib/users/endpoints";
 import "@/lib/comments/endpoints";
 import "@/lib/reports/endpoints";

@@ -1,15 +1,16 @@
 import { z } from "zod";
+import { ZId } from "@/lib/validation/ids";
 import { ZEpochMs } from "@/lib/validation/timestamps";
 import { ZRiskAssessment } from "@/lib/screening/assessment";
-import { ZPastTimestamp, ZNonEmptyString } from "@/lib/users/schemas";
+import { ZPastTimestamp } from "@/lib/users/schemas";
 
 // Payment instrument request of interface.md ("Payment instrument") and walletVerification of decisions §5.
 
 const str = z.string().optional();
 
 export const ZPaymentInstrument = z.object({
-  id: ZNonEmptyString,
-  userId: ZNonEmptyString,
+  id: ZId,
+  userId: ZId,
   provider: str,
   method: z.enum(["bank", "card", "wallet", "crypto", "vas", "ewa", "cash"]).optional(),
   payInMethod: z.boolean().optional(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZId } from "@/lib/validation/ids";
 import { ZEpochMs } from "@/lib/validation/timestamps";
 import { ZReportingProfile } from "@/lib/clients/schemas";
 import { ZMerchant } from "@/lib/merchants/schemas";
@@ -33,22 +34,22 @@ function present(value: unknown): boolean {
 }
 
 export const ZCreateReportFields = z.object({
-  id: ZNonEmptyString.optional(),
+  id: ZId.optional(),
   reportType: ZReportType,
   reportNumber: z.string().optional(),
   title: z.string().optional(),
   description: z.string().optional(),
   reason: z.string().optional(),
   action: z.string().optional(),
-  templateId: ZNonEmptyString.optional(),
+  templateId: ZId.optional(),
   indicators: z.array(ZNonEmptyString).optional(),
   caseOpenedAt: ZEpochMs.optional(),
   timestamp: ZEpochMs.optional(),
-  userId: ZNonEmptyString.optional(),
+  userId: ZId.optional(),
   user: ZUser.optional(),
   transactionIds: z.array(ZNonEmptyString).optional(),
   transactions: z.array(ZTransaction).optional(),
-  merchantId: ZNonEmptyString.optional(),
+  merchantId: ZId.optional(),
   merchant: ZMerchant.optional(),
 });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZId, ZIdRef } from "@/lib/validation/ids";
 import { ZEpochMs } from "@/lib/validation/timestamps";
 import { ZMerchant } from "@/lib/merchants/schemas";
 import {
@@ -7,7 +8,7 @@ import {
   ZCurrencyCode,
   ZPaymentMethod,
 } from "@/lib/transactions/payment-methods";
-import { FUTURE_SKEW_MS, ZAddress, ZNonEmptyString, ZUser, ZUserDevice } from "@/lib/users/schemas";
+import { FUTURE_SKEW_MS, ZAddress, ZUser, ZUserDevice } from "@/lib/users/schemas";
 
 // Transaction (request) and Transaction update request of interface.md.
 
@@ -49,7 +50,7 @@ const methodObjects = {
 };
 
 export const ZRecipient = ZUser.partial().extend({
-  id: z.string().optional(),
+  id: ZIdRef.optional(),
   amount: z.number().min(0).optional(),
   currencyCode: ZCurrencyCode.optional(),
   paymentMethod: ZPaymentMethod.optional(),
@@ -72,15 +73,15 @@ function exclusive(
 }
 
 export const ZTransactionFields = z.object({
-  id: ZNonEmptyString,
-  userId: ZNonEmptyString.optional(),
+  id: ZId,
+  userId: ZId.optional(),
   user: ZUser.optional(),
-  accountId: z.string().optional(),
+  accountId: ZIdRef.optional(),
   status: ZTransactionStatus,
   currencyCode: ZCurrencyCode,
   amount: z.number().min(0),
   timestamp: ZRecentTimestamp,
-  userDeviceId: z.string().nullable().optional(),
+  userDeviceId: ZIdRef.nullable().optional(),
   userDevice: ZUserDevice.optional(),
   direction: z.enum(["payin", "payout"]).optional(),
   actionType: z.string().optional(),
@@ -88,11 +89,11 @@ export const ZTransactionFields = z.object({
   paymentMethod: ZPaymentMethod.optional(),
   ...methodObjects,
   source: z.string().optional(),
-  externalId: z.string().optional(),
+  externalId: ZIdRef.optional(),
   flow: z.string().optional(),
-  merchantId: ZNonEmptyString.optional(),
+  merchantId: ZId.optional(),
   merchant: ZMerchant.optional(),
-  terminalId: z.string().optional(),
+  terminalId: ZIdRef.optional(),
   billingAddress: ZAddress.optional(),
   recipient: ZRecipient.optional(),
   recipients: z.array(ZRecipient).optional(),
@@ -118,7 +119,7 @@ function nonEmpty<S extends z.ZodObject>(schema: S) {
 }
 
 export const ZTransactionUpdate = z.object({
-  transactionId: ZNonEmptyString,
+  transactionId: ZId,
   status: ZTransactionStatus.optional(),
   timestamp: ZEpochMs.optional(),
   reason: z.string().optional(),
@@ -127,7 +128,7 @@ export const ZTransactionUpdate = z.object({
   isFraudulent: z.boolean().optional(),
   transaction: z
     .object({
-      accountId: z.string().optional(),
+      accountId: ZIdRef.optional(),
       paymentMethod: z.enum(UPDATE_METHODS).optional(),
       bank: nonEmpty(ZBank).optional(),
       card: nonEmpty(ZCard).optional(),
@@ -138,7 +139,7 @@ export const ZTransactionUpdate = z.object({
     .optional(),
   feedback: z
     .object({
-      id: ZNonEmptyString,
+      id: ZId,
       status: z.string().optional(),
       type: z.string().optional(),
       description: z.string().optional(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZId, ZIdRef } from "@/lib/validation/ids";
 import { ZEpochMs } from "@/lib/validation/timestamps";
 
 // Shared shapes of users, addresses, documents and devices (interface.md "User", "Address",
@@ -83,7 +84,7 @@ export const ZEmail = z.object({
 });
 
 export const ZUserDevice = z.object({
-  id: ZNonEmptyString,
+  id: ZId,
   fingerprint: z.string().optional(),
   ipAddress: z.string().optional(),
   userAgent: z.string().optional(),
@@ -134,7 +135,7 @@ const dateOfBirth = z
   }, "Expected a valid calendar date");
 
 export const ZUser = z.object({
-  id: ZNonEmptyString,
+  id: ZId,
   timestamp: ZPastTimestamp,
   firstName: z.string().optional(),
   lastName: z.string().optional(),
@@ -162,7 +163,7 @@ export const ZUser = z.object({
   guest: z.boolean().optional(),
   onboardingFeedback: z
     .object({
-      id: z.string().optional(),
+      id: ZIdRef.optional(),
       status: ZOnboardingFeedbackStatus.optional(),
       description: z.string().optional(),
       createdAt: z.number().optional(),
@@ -173,12 +174,12 @@ export const ZUser = z.object({
 export type TUser = z.infer<typeof ZUser>;
 
 export const ZUserFeedback = z.object({
-  userId: ZNonEmptyString,
+  userId: ZId,
   onboardingFeedback: z.object({
     status: ZOnboardingFeedbackStatus,
     description: z.string(),
     createdAt: ZEpochMs,
-    id: z.string().optional(),
+    id: ZIdRef.optional(),
     type: z.string().optional(),
   }),
   amlDetail: ZAmlDetail.optional(),
@@ -218,7 +219,7 @@ export const ZUserRecord = z.object({
 export type TUserRecord = z.infer<typeof ZUserRecord>;
 export const ZUserResponse = z.object({ user: ZUserRecord });
 
-export const ZAddUserDevice = z.object({ userId: ZNonEmptyString, device: ZUserDevice });
+export const ZAddUserDevice = z.object({ userId: ZId, device: ZUserDevice });
 export type TAddUserDevice = z.infer<typeof ZAddUserDevice>;
 export const ZAddUserDeviceResponse = z.object({ id: z.string(), status: z.literal("success") });
 

@@ -1,21 +1,27 @@
 import { sealSecret } from "@/lib/crypto/secret-box";
-import { prisma } from "@/lib/db";
+import { prisma, type Tx } from "@/lib/db";
 import { validationError } from "@/lib/http/errors";
 import { allowedEventTypes } from "@/lib/webhooks/event-types";
 import type { TCreateWebhook, TWebhookSubscription } from "@/lib/webhooks/schemas";
 import { serializeSubscription } from "@/lib/webhooks/serialize-subscription";
 
-/** Subscribes the client's URL to event types; business clients only to their documented set. */
-export async function createSubscription({
-  clientId,
-  clientType,
-  url,
-  events,
-  secret,
-}: {
-  clientId: string;
-  clientType: "business" | "consumer";
-} & TCreateWebhook): Promise<TWebhookSubscription> {
+/**
+ * Subscribes the client's URL to event types; business clients only to their documented set.
+ * `db`: the caller's transaction when an audit row must commit with the subscription.
+ */
+export async function createSubscription(
+  {
+    clientId,
+    clientType,
+    url,
+    events,
+    secret,
+  }: {
+    clientId: string;
+    clientType: "business" | "consumer";
+  } & TCreateWebhook,
+  db: Tx = prisma,
+): Promise<TWebhookSubscription> {
   const allowed = allowedEventTypes(clientType);
   const refused = events.flatMap((event, i) =>
     allowed.includes(event)
@@ -24,7 +30,7 @@ export async function createSubscription({
   );
   if (refused.length > 0) throw validationError(refused);
 
-  const row = await prisma.webhookSubscription.create({
+  const row = await db.webhookSubscription.create({
     data: { clientId, url, events: [...new Set(events)], secretEncrypted: sealSecret(secret) },
     select: { id: true, url: true, events: true },
   });

@@ -1,4 +1,4 @@
-import { prisma } from "@/lib/db";
+import { prisma, type Tx } from "@/lib/db";
 import { notFound } from "@/lib/http/errors";
 import { enqueue } from "@/lib/outbox/enqueue";
 import { WEBHOOK_DELIVERY_EVENT } from "@/lib/webhooks/emit";
@@ -8,14 +8,17 @@ import type { TDeliveryStatus } from "@/lib/webhooks/send-delivery-attempt";
  * Admin action: sends a failed delivery again, with the same delivery id and body and a fresh
  * retry schedule. Deliveries that are pending or delivered are left alone (`requeued: false`).
  */
-export async function redeliverWebhook({
-  clientId,
-  deliveryId,
-}: {
-  clientId: string;
-  deliveryId: string;
-}): Promise<{ id: string; status: TDeliveryStatus; requeued: boolean }> {
-  return prisma.$transaction(async (tx) => {
+export async function redeliverWebhook(
+  {
+    clientId,
+    deliveryId,
+  }: {
+    clientId: string;
+    deliveryId: string;
+  },
+  db?: Tx,
+): Promise<{ id: string; status: TDeliveryStatus; requeued: boolean }> {
+  const run = async (tx: Tx) => {
     const reset = await tx.webhookDelivery.updateMany({
       where: { id: deliveryId, clientId, status: "failed" },
       data: { status: "pending", nextAttemptAt: new Date(), lastError: null, updatedAt: new Date() },
@@ -30,5 +33,7 @@ export async function redeliverWebhook({
     });
     if (!current) throw notFound("/deliveryId", "Delivery not found");
     return { id: deliveryId, status: current.status as TDeliveryStatus, requeued: false };
-  });
+  };
+  // The caller's transaction (with its audit row), or one of our own.
+  return db ? run(db) : prisma.$transaction(run);
 }

@@ -40,7 +40,7 @@ describe("webhookUrlProblem", () => {
   it("rejects other schemes and malformed URLs", () => {
     expect(webhookUrlProblem("ftp://example.com/", true)).toMatch(/http/);
     expect(webhookUrlProblem("not a url", true)).toMatch(/URL/);
-    expect(webhookUrlProblem("https://user:pw@example.com/", true)).toMatch(/Credentials/);
+    expect(webhookUrlProblem("https://user:pw@example.com/", true)).toMatch(/user name or password/);
   });
 
   it("refuses loopback and private targets unless allowed", () => {

@@ -99,14 +99,23 @@ export function webhookUrlProblem(raw: string, allowPrivate = privateTargetsAllo
   try {
     url = new URL(raw);
   } catch {
-    return "Expected an absolute http or https URL";
+    return "must be an absolute http or https URL, such as https://example.com/webhooks";
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return "Expected an http or https URL";
-  if (url.username || url.password) return "Credentials in the URL are not allowed";
+  if (url.protocol !== "http:" && url.protocol !== "https:") return "must start with http:// or https://";
+  if (url.username || url.password) return "must not contain a user name or password";
   if (allowPrivate) return null;
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (isIP(host) ? isPrivateAddress(host) : isLocalHostname(host)) {
-    return "Loopback and private-network targets are not allowed";
+    return "must not point to a loopback or private-network address";
   }
   return null;
+}
+
+/**
+ * Why production would refuse a URL this process accepts only because it is not production (dev
+ * and test allow private targets): shown as a warning in the dashboard. Null when production agrees.
+ */
+export function productionRefusal(raw: string): string | null {
+  if (isProduction || env.WEBHOOK_ALLOW_PRIVATE_TARGETS) return null;
+  return webhookUrlProblem(raw, false);
 }

@@ -65,6 +65,7 @@ const SAMPLES: Record<string, TSample> = {
     }),
   },
   "GET /v1/transaction/{id}": { params: { id: TX } },
+  "GET /v1/transaction/update": {},
   "POST /v1/transaction/update": { body: () => ({ transactionId: TX, status: "APPROVED", reason: "R01" }) },
   "POST /v1/user": {
     body: () => ({
@@ -355,6 +356,15 @@ beforeAll(async () => {
       });
       expect(res.status, `${key}: ${JSON.stringify(res.body)}`).toBe(200);
     }
+  // GET /v1/transaction/update reads the transaction whose id is "update"
+  for (const client of clients) {
+    const res = await call(byKey.get("POST /v1/transaction")!.handler, {
+      apiKey: client.apiKey,
+      method: "POST",
+      body: { ...(SAMPLES["POST /v1/transaction"]!.body!() as Record<string, unknown>), id: "update" },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  }
 });
 
 afterAll(() => {

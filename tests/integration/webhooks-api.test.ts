@@ -52,7 +52,7 @@ describe("POST /v1/webhooks", () => {
     await expectValidation(
       apiKey,
       { ...valid, url: "ftp://hooks.example.com/x" },
-      /^\/url: Expected an http or https URL$/,
+      /^\/url: must start with http:\/\/ or https:\/\/$/,
     );
     await expectValidation(apiKey, { ...valid, url: 42 }, /^\/url: Expected string$/);
   });

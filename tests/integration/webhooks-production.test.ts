@@ -25,7 +25,7 @@ describe("POST /v1/webhooks in production", () => {
     const res = await call(POST, { apiKey, body: body(url) });
     expect(res.status).toBe(400);
     expect(res.body.error.type).toBe("VALIDATION_ERROR");
-    expect(res.body.error.details).toEqual(["/url: Loopback and private-network targets are not allowed"]);
+    expect(res.body.error.details).toEqual(["/url: must not point to a loopback or private-network address"]);
   });
 
   it("accepts a public target", async () => {

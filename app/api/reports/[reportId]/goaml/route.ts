@@ -1,6 +1,7 @@
 // GET /api/reports/{reportId}/goaml: the goAML XML of a report for reporting officers and admins, validated first
-import { ForbiddenError, requireRole } from "@/lib/auth/session";
-import { ApiError } from "@/lib/http/errors";
+import { adminErrorResponse } from "@/lib/admin/dashboard-route";
+import { requireRole } from "@/lib/auth/session";
+import { ApiError, errorResponse } from "@/lib/http/errors";
 import { downloadGoaml } from "@/lib/reports/download-goaml";
 
 export const dynamic = "force-dynamic";
@@ -17,12 +18,22 @@ export async function GET(
       reportId,
       actor: { type: "dashboard", id: user.id },
     });
+    // The service's one error body; 422: the request is fine, the report is not ready to export.
     if (!result.ok)
-      return Response.json(
+      return errorResponse(
         result.reason === "incomplete"
-          ? { error: "The report is incomplete", missing: result.missing }
-          : { error: "The goAML XML does not validate against the schema", errors: result.errors },
-        { status: 422 },
+          ? new ApiError(
+              422,
+              "VALIDATION_ERROR",
+              "The report is incomplete",
+              result.missing.map((field) => `${field}: required by goAML`),
+            )
+          : new ApiError(
+              422,
+              "VALIDATION_ERROR",
+              "The goAML XML does not validate against the schema",
+              result.errors,
+            ),
       );
     return new Response(result.xml, {
       headers: {
@@ -32,8 +43,6 @@ export async function GET(
       },
     });
   } catch (err) {
-    if (err instanceof ForbiddenError) return Response.json({ error: err.message }, { status: 403 });
-    if (err instanceof ApiError) return Response.json({ error: err.message }, { status: err.status });
-    throw err;
+    return adminErrorResponse(err);
   }
 }

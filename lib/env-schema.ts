@@ -1,0 +1,75 @@
+import { z } from "zod";
+
+const positiveInt = (what: string) =>
+  z.coerce
+    .number({ error: `must be ${what}` })
+    .int(`must be ${what}`)
+    .positive(`must be ${what}`);
+
+const url = (schemes: string[]) =>
+  z.string().refine(
+    (value) => {
+      try {
+        return schemes.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    `must be a ${schemes.map((s) => s.replace(":", "://")).join(" or ")} URL`,
+  );
+
+// The one place that reads process.env. Every message completes the sentence "<VARIABLE> ...".
+export const ZEnv = z.object({
+  NODE_ENV: z
+    .enum(["development", "production", "test"], { error: "must be development, production or test" })
+    .default("development"),
+  DATABASE_URL: url(["postgresql:", "postgres:"]).optional(),
+  DATABASE_POOL_SIZE: positiveInt("a whole number of connections above 0").default(10),
+  PORT: positiveInt("a TCP port number").max(65_535, "must be a TCP port number").default(3000),
+  APP_URL: url(["http:", "https:"]).optional(),
+  // When set, next-auth builds its URLs from it; unset, from the host the request came to.
+  NEXTAUTH_URL: url(["http:", "https:"]).optional(),
+  // Secret for session cookies and for deriving the at-rest encryption key of webhook secrets.
+  NEXTAUTH_SECRET: z.string().min(16, "must be at least 16 characters long").optional(),
+  WEBHOOK_SECRET_KEY: z.string().min(16, "must be at least 16 characters long").optional(),
+  RATE_LIMIT_PER_SECOND: z.coerce
+    .number({ error: "must be a number of requests per second above 0" })
+    .positive("must be a number of requests per second above 0")
+    .default(1000),
+  WEBHOOK_RETRY_DELAYS_MS: z
+    .string()
+    .refine(
+      (raw) => raw.trim() === "" || raw.split(",").every((p) => p.trim() !== "" && Number(p) >= 0),
+      "must be comma-separated non-negative milliseconds, for example 30000,120000",
+    )
+    .optional(),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z
+    .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+    .optional()
+    .transform((v) => v === "true" || v === "1"),
+  WEBHOOK_TIMEOUT_MS: positiveInt("a whole number of milliseconds above 0").default(10_000),
+  INNGEST_EVENT_KEY: z.string().optional(),
+  INNGEST_BASE_URL: url(["http:", "https:"]).optional(),
+  INNGEST_SIGNING_KEY: z.string().optional(),
+  INNGEST_DEV: z.string().optional(),
+  // Set to "off" to stop the in-process job driver (for example in a web-only replica).
+  JOB_DRIVER: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
+});
+
+export type TEnv = z.infer<typeof ZEnv>;
+
+/** One sentence per misconfigured variable ("NEXTAUTH_SECRET must be at least 16 characters long"). */
+export function configurationErrors(source: NodeJS.ProcessEnv): string[] {
+  const parsed = ZEnv.safeParse(blankAsUnset(source));
+  if (parsed.success) return [];
+  return parsed.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`);
+}
+
+// An empty variable (`FOO=`) means unset, as in most shells' and compose files' intent.
+export function blankAsUnset(source: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(source).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== "",
+    ),
+  );
+}
