@@ -24,6 +24,9 @@ const ZEnv = z.object({
   INNGEST_DEV: z.string().optional(),
   // Set to "false" to stop the in-process job driver (for example in a web-only replica).
   JOB_DRIVER: z.enum(["on", "off"]).default("on"),
+  // "off": the driver only polls instead of LISTENing for new work on a connection of its own (the
+  // embedded database, which serves one connection, sets it).
+  JOB_DRIVER_LISTEN: z.enum(["on", "off"]).default("on"),
 });
 
 export type TEnv = z.infer<typeof ZEnv>;

@@ -46,6 +46,7 @@ export function startBackgroundJobs(): TJobDriver | null {
     serveUrl: `http://127.0.0.1:${env.PORT}/api/inngest`,
     signingKey,
     send: relay ? sendWithTimeout : undefined,
+    listen: env.JOB_DRIVER_LISTEN === "on" ? env.DATABASE_URL : undefined,
     startDelayMs: 1000,
   });
   return globalForJobs.jobDriver;
