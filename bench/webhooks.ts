@@ -2,7 +2,7 @@
 // driver and the signed serve endpoint to a local receiver) and the time from the commit of the
 // emitting transaction to the receiver's first request.
 //
-//   npx tsx bench/webhooks.ts [--n 1000] [--latency 30] [--concurrency 8] [--pglite] [--poll]
+//   npx tsx bench/webhooks.ts [--n 1000] [--latency 30] [--concurrency 8] [--pglite] [--poll] [--http]
 //
 // PostgreSQL: a scratch database on TEST_DATABASE_ADMIN_URL (default postgres@127.0.0.1:5432);
 // --pglite: the embedded database (PGlite over its socket server) in a temporary folder.
@@ -103,6 +103,8 @@ const startDriver = () =>
     mode: "embedded",
     functions: describeFunctions(INNGEST_APP_ID, functions),
     serveUrl: serve.url,
+    // As `npm start`: the serve handler called in process (--http: over HTTP, as before).
+    invoke: process.argv.includes("--http") ? undefined : (request) => POST(request as never, undefined),
     signingKey: servingSigningKey()!,
     concurrency: CONCURRENCY,
     // PostgreSQL: woken at commit by LISTEN/NOTIFY (the embedded database only polls, as `npm run dev` does).

@@ -1,4 +1,4 @@
-import { executeRun, type TExecutorConfig } from "@/lib/jobs/execute-run";
+import { executeRun, type TExecutorConfig, type TServeInvoker } from "@/lib/jobs/execute-run";
 import type { TJobFunction } from "@/lib/jobs/function-table";
 import { listenForWork, type TWorkListener } from "@/lib/jobs/listen";
 import { relayOutbox, type TRelayEvent } from "@/lib/jobs/relay";
@@ -15,6 +15,8 @@ export type TJobDriverOptions = {
   functions: readonly TJobFunction[];
   /** The serve endpoint, e.g. http://127.0.0.1:3000/api/inngest (embedded mode). */
   serveUrl: string;
+  /** The serve handler of this process, called in process with the same signed request (embedded mode). */
+  invoke?: TServeInvoker;
   signingKey: string;
   /** Sends events to the Inngest server (relay mode). */
   send?: (events: TRelayEvent[]) => Promise<unknown>;
@@ -51,6 +53,7 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
   const leaseMs = options.leaseMs ?? 30_000;
   const config: TExecutorConfig = {
     serveUrl: options.serveUrl,
+    invoke: options.invoke,
     signingKey: options.signingKey,
     functions: new Map(options.functions.map((fn) => [fn.id, fn])),
     leaseMs,
@@ -137,6 +140,7 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
     functions: options.functions.map((f) => f.id),
     concurrency,
     listen: Boolean(options.listen),
+    inProcess: Boolean(options.invoke),
   });
   const listener: TWorkListener | null = options.listen ? listenForWork(options.listen, wake) : null;
   const running = loop();

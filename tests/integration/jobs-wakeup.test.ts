@@ -9,16 +9,15 @@ import { describeFunctions } from "@/lib/jobs/function-table";
 import { servingSigningKey } from "@/lib/jobs/signing-key";
 import { emitWebhookEvent } from "@/lib/webhooks/payloads";
 import { call, createTestClient } from "@/tests/factories";
-import { startRouteServer } from "@/tests/support/serve-server";
 import { startReceiver, waitFor, type TReceiver } from "@/tests/support/webhook-receiver";
 
 // The driver is woken by the commit itself (NOTIFY from the outbox insert, LISTEN on a connection of
 // its own), not by its poll: here the poll interval is an hour, so every delivery below could only
-// have started from a notification.
+// have started from a notification. The serve handler is called in process, as `npm start` does: the
+// serve URL points at a port nothing listens on, so every step went through `invoke`, signed.
 const SECRET = "whsec_wakeup-test-secret";
 const HOUR = 60 * 60_000;
 let driver: TJobDriver;
-let serve: { url: string; close: () => Promise<void> };
 let receiver: TReceiver;
 
 async function listeners(): Promise<number> {
@@ -29,12 +28,12 @@ async function listeners(): Promise<number> {
 }
 
 beforeAll(async () => {
-  serve = await startRouteServer({ POST: serveHandler as never });
   receiver = await startReceiver(SECRET);
   driver = startJobDriver({
     mode: "embedded",
     functions: describeFunctions(INNGEST_APP_ID, functions),
-    serveUrl: serve.url,
+    serveUrl: "http://127.0.0.1:9/api/inngest",
+    invoke: (request) => serveHandler(request as never, undefined),
     signingKey: servingSigningKey()!,
     pollMs: HOUR,
     listen: process.env.DATABASE_URL,
@@ -45,7 +44,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await driver.stop();
-  await serve.close();
   await receiver.close();
 });
 
