@@ -27,6 +27,8 @@ const ZEnv = z.object({
   // "off": the driver only polls instead of LISTENing for new work on a connection of its own (the
   // embedded database, which serves one connection, sets it).
   JOB_DRIVER_LISTEN: z.enum(["on", "off"]).default("on"),
+  // Connections of the background work's own pool (lib/db.ts jobsPool), per process.
+  JOB_DRIVER_POOL_SIZE: z.coerce.number().int().positive().default(4),
 });
 
 export type TEnv = z.infer<typeof ZEnv>;

@@ -49,7 +49,7 @@ const KEEP_COMPLETED_MS = 7 * 24 * 60 * 60_000;
 
 export function startJobDriver(options: TJobDriverOptions): TJobDriver {
   const pollMs = options.pollMs ?? 250;
-  const concurrency = options.concurrency ?? 8;
+  const concurrency = options.concurrency ?? 16;
   const leaseMs = options.leaseMs ?? 30_000;
   const config: TExecutorConfig = {
     serveUrl: options.serveUrl,

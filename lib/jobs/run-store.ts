@@ -1,4 +1,4 @@
-import { pgPool, prisma } from "@/lib/db";
+import { jobsPool, prisma } from "@/lib/db";
 import type { TJobFunction } from "@/lib/jobs/function-table";
 
 // The durable queue of the in-process driver: outbox rows become job_runs rows (one per function
@@ -22,7 +22,7 @@ export async function pendingWork(
   now: Date,
   { runs }: { runs: boolean },
 ): Promise<{ outbox: boolean; runs: boolean }> {
-  const { rows } = await pgPool().query<{ outbox: boolean; runs: boolean }>(
+  const { rows } = await jobsPool().query<{ outbox: boolean; runs: boolean }>(
     `SELECT
       EXISTS (SELECT 1 FROM outbox_events WHERE "dispatchedAt" IS NULL) AS outbox,
       ($1::boolean AND EXISTS (
@@ -40,7 +40,7 @@ export async function pendingWork(
  */
 export async function dispatchOutbox(functions: readonly TJobFunction[], limit = 200): Promise<number> {
   const routes = JSON.stringify(functions.flatMap((fn) => fn.events.map((event) => ({ event, fn: fn.id }))));
-  const res = await pgPool().query(
+  const res = await jobsPool().query(
     `
     WITH batch AS (
       SELECT id, name, data, "createdAt" FROM outbox_events
@@ -70,7 +70,7 @@ export async function claimRuns(limit: number, leaseMs: number): Promise<TClaime
   if (limit <= 0) return [];
   const now = new Date();
   const leaseUntil = new Date(now.getTime() + leaseMs);
-  const res = await pgPool().query<TClaimedRun>(
+  const res = await jobsPool().query<TClaimedRun>(
     `
     UPDATE job_runs SET status = 'running', "leaseUntil" = $1, "updatedAt" = $2
     WHERE id IN (
@@ -131,7 +131,7 @@ export async function updateRun(
         ? update.error.slice(0, 4000)
         : null;
   const output = update.kind === "completed" ? JSON.stringify(update.output ?? null) : null;
-  const res = await pgPool().query(
+  const res = await jobsPool().query(
     `UPDATE job_runs SET
        steps = $3::jsonb, "leaseUntil" = $4, "updatedAt" = $5, status = $6,
        attempt = COALESCE($7::int, attempt),
@@ -160,7 +160,7 @@ export async function updateRun(
 /** Extends the lease of a run still being worked on; null when it was lost. */
 export async function renewLease(id: string, lease: Date, leaseMs: number): Promise<Date | null> {
   const next = new Date(Date.now() + leaseMs);
-  const res = await pgPool().query(
+  const res = await jobsPool().query(
     `UPDATE job_runs SET "leaseUntil" = $3 WHERE id = $1 AND status = 'running' AND "leaseUntil" = $2`,
     [id, lease, next],
   );

@@ -1,5 +1,5 @@
 import { openSecret } from "@/lib/crypto/secret-box";
-import { pgPool } from "@/lib/db";
+import { jobsPool } from "@/lib/db";
 import { postWebhook } from "@/lib/webhooks/post-webhook";
 import { signatureHeader } from "@/lib/webhooks/signature";
 
@@ -26,7 +26,7 @@ export type TSendOutcome =
  */
 export async function sendDeliveryAttempt({ deliveryId }: { deliveryId: string }): Promise<TSendOutcome> {
   // One statement (the delivery and its subscription, of the same client): this runs once per attempt.
-  const { rows } = await pgPool().query<{
+  const { rows } = await jobsPool().query<{
     id: string;
     eventType: string;
     body: string;
