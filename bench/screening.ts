@@ -518,7 +518,7 @@ async function main() {
     );
   if (rest)
     console.log(
-      `at rest (${rest.samples} single screenings 300 ms apart): commit to first attempt p50 ${rest.p50Ms} ms, max ${rest.maxMs} ms`,
+      `at rest (${rest.samples} deliveries of 20 single screenings 300 ms apart): commit to first attempt p50 ${rest.p50Ms} ms, max ${rest.maxMs} ms`,
     );
   writeFileSync(
     path.resolve(".data/bench-results.json"),
