@@ -307,6 +307,53 @@ async function drive(apiKey: string, connections: number, serverPid: number | un
   return summary(connections, result, (cpuSeconds(serverPid) - cpu0) / ((Date.now() - t0) / 1000), peak);
 }
 
+/**
+ * Commit to first attempt at rest: `n` single screenings 300 ms apart against an idle server, then the p50 of
+ * (first attempt's start - delivery row's createdAt). createdAt is taken inside the screening's transaction,
+ * before its COMMIT, so this is an upper bound of commit to first attempt.
+ */
+async function atRest(
+  apiKey: string,
+  n = 20,
+): Promise<{ samples: number; p50Ms: number | null; maxMs: number | null }> {
+  const since = new Date();
+  const run = Date.now().toString(36);
+  for (let i = 0; i < n; i++) {
+    await fetch(`http://127.0.0.1:${PORT}/v1/transaction`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        id: `bench-rest-${run}-${i}`,
+        userId: `u${i}`,
+        merchantId: `m${i}`,
+        status: "PENDING",
+        currencyCode: "USD",
+        amount: 100 + i,
+        direction: "payin",
+        timestamp: Date.now() - 1000,
+        paymentMethod: "card",
+        card: { cardFingerprint: `fp-rest-${i}`, bin: "411111", binCountry: "US" },
+      }),
+    });
+    await sleep(300);
+  }
+  for (let i = 0; i < 30 && (await deliveries(since)).backlog > 0; i++) await sleep(1000);
+  const { rows } = await sql(
+    DB_URL,
+    `SELECT count(*)::int AS samples,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM a."startedAt" - d."createdAt") * 1000) AS p50,
+       max(extract(epoch FROM a."startedAt" - d."createdAt") * 1000) AS max
+     FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a."deliveryId"
+     WHERE a.attempt = 1 AND d."createdAt" >= '${since.toISOString()}'`,
+  );
+  const r = rows[0] as { samples: number; p50: number | null; max: number | null };
+  return {
+    samples: r.samples,
+    p50Ms: r.p50 === null ? null : Math.round(r.p50),
+    maxMs: r.max === null ? null : Math.round(Number(r.max)),
+  };
+}
+
 function pgbenchCeiling(clientId: string): { connections: number; tps: number }[] {
   const script = path.resolve(".data/bench-ceiling.sql");
   writeFileSync(
@@ -409,6 +456,7 @@ async function main() {
   const since = new Date();
   let underLoad = null as TDeliveries | null;
   let drained = null as TDeliveries | null;
+  let rest = null as Awaited<ReturnType<typeof atRest>> | null;
   try {
     // warm-up: compile caches, connection pool
     await drive(apiKey, 4, server.pid).catch(() => undefined);
@@ -431,6 +479,10 @@ async function main() {
     for (let i = 0; i < 120 && (await deliveries(since)).backlog > 0; i++) await sleep(1000);
     drained = await deliveries(since);
     log(`deliveries after draining: ${JSON.stringify(drained)}`);
+    if (receiver) {
+      rest = await atRest(apiKey);
+      log(`at rest: ${JSON.stringify(rest)}`);
+    }
   } finally {
     server.kill("SIGTERM");
     receiver?.close();
@@ -464,9 +516,13 @@ async function main() {
         `(${underLoad.deliveredPerSecond}/s), backlog ${underLoad.backlog}; backlog ${drained.backlog} after ` +
         `${drained.seconds - underLoad.seconds} s at rest; commit to first attempt p50 ${drained.firstAttemptP50Ms} ms`,
     );
+  if (rest)
+    console.log(
+      `at rest (${rest.samples} deliveries of 20 single screenings 300 ms apart): commit to first attempt p50 ${rest.p50Ms} ms, max ${rest.maxMs} ms`,
+    );
   writeFileSync(
     path.resolve(".data/bench-results.json"),
-    JSON.stringify({ rows: ROWS, load0, levels, floors, ceiling, underLoad, drained }, null, 2),
+    JSON.stringify({ rows: ROWS, load0, levels, floors, ceiling, underLoad, drained, rest }, null, 2),
   );
 }
 

@@ -2,7 +2,7 @@
 // driver and the signed serve endpoint to a local receiver) and the time from the commit of the
 // emitting transaction to the receiver's first request.
 //
-//   npx tsx bench/webhooks.ts [--n 1000] [--latency 30] [--concurrency 8] [--pglite]
+//   npx tsx bench/webhooks.ts [--n 1000] [--latency 30] [--concurrency 8] [--pglite] [--poll] [--http]
 //
 // PostgreSQL: a scratch database on TEST_DATABASE_ADMIN_URL (default postgres@127.0.0.1:5432);
 // --pglite: the embedded database (PGlite over its socket server) in a temporary folder.
@@ -103,20 +103,26 @@ const startDriver = () =>
     mode: "embedded",
     functions: describeFunctions(INNGEST_APP_ID, functions),
     serveUrl: serve.url,
+    // As `npm start`: the serve handler called in process (--http: over HTTP, as before).
+    invoke: process.argv.includes("--http") ? undefined : (request) => POST(request as never, undefined),
     signingKey: servingSigningKey()!,
     concurrency: CONCURRENCY,
+    // PostgreSQL: woken at commit by LISTEN/NOTIFY (the embedded database only polls, as `npm run dev` does).
+    listen: PGLITE || process.argv.includes("--poll") ? undefined : process.env.DATABASE_URL,
   });
 const delivered = () => prisma.webhookDelivery.count({ where: { clientId, status: "delivered" } });
 
 // Throughput: N deliveries queued while the driver is stopped, then drained.
 for (let i = 0; i < N; i++) await emit(i);
 const t0 = performance.now();
+const cpu0 = process.cpuUsage();
 let driver = startDriver();
 while ((await delivered()) < N) await new Promise((r) => setTimeout(r, 20));
 const seconds = (performance.now() - t0) / 1000;
+const cpu = process.cpuUsage(cpu0);
 await driver.stop();
 
-// Latency: one event at a time against an idle driver (default 250 ms poll).
+// Latency: one event at a time against an idle driver (woken by NOTIFY; --poll or --pglite: 250 ms poll).
 driver = startDriver();
 await new Promise((r) => setTimeout(r, 500));
 const latencies: number[] = [];
@@ -143,6 +149,8 @@ console.log(
       concurrency: CONCURRENCY,
       seconds: Number(seconds.toFixed(2)),
       deliveriesPerSecond: Number((N / seconds).toFixed(1)),
+      // This process: driver, serve endpoint, function bodies and receiver together.
+      cpuMsPerDelivery: Number(((cpu.user + cpu.system) / 1000 / N).toFixed(2)),
       commitToFirstAttemptMs: {
         samples: latencies.length,
         p50: Number(pct(50)),

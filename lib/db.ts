@@ -41,3 +41,20 @@ export function pgPool(): pg.Pool {
   client();
   return globalForPrisma.pgPool!;
 }
+
+const globalForJobs = globalThis as unknown as { jobsPool?: pg.Pool };
+
+/**
+ * The background work's own small pool (`JOB_DRIVER_POOL_SIZE`, default 4): the job driver's queue
+ * statements and the webhook delivery's reads and writes neither wait behind the screenings for a
+ * connection nor take theirs. On the embedded database (one connection) it is the shared pool.
+ */
+export function jobsPool(): pg.Pool {
+  if (env.DATABASE_POOL_SIZE <= 1) return pgPool();
+  if (globalForJobs.jobsPool) return globalForJobs.jobsPool;
+  const connectionString = env.DATABASE_URL ?? process.env.DATABASE_URL;
+  const pool = new pg.Pool({ connectionString, max: env.JOB_DRIVER_POOL_SIZE, allowExitOnIdle: true });
+  pool.on("error", () => undefined);
+  globalForJobs.jobsPool = pool;
+  return pool;
+}

@@ -54,6 +54,11 @@ export const ZEnv = z.object({
   INNGEST_DEV: z.string().optional(),
   // Set to "off" to stop the in-process job driver (for example in a web-only replica).
   JOB_DRIVER: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
+  // "off": the driver only polls instead of LISTENing for new work on a connection of its own (the
+  // embedded database, which serves one connection, sets it).
+  JOB_DRIVER_LISTEN: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
+  // Connections of the background work's own pool (lib/db.ts jobsPool), per process.
+  JOB_DRIVER_POOL_SIZE: positiveInt("a whole number of connections above 0").default(4),
 });
 
 export type TEnv = z.infer<typeof ZEnv>;

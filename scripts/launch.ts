@@ -29,6 +29,7 @@ export async function launch(mode: "dev" | "start"): Promise<void> {
     // One connection: the PGlite socket server serves one session, and a transaction on one connection
     // disturbs statements of the others.
     process.env.DATABASE_POOL_SIZE = "1";
+    process.env.JOB_DRIVER_LISTEN = "off";
     console.log(`Embedded database (PGlite) in ${path.join(DATA_DIR, "pglite")}`);
   }
   if (!process.env.NEXTAUTH_SECRET || !process.env.WEBHOOK_SECRET_KEY) {

@@ -1,5 +1,6 @@
-import { executeRun, type TExecutorConfig } from "@/lib/jobs/execute-run";
+import { executeRun, type TExecutorConfig, type TServeInvoker } from "@/lib/jobs/execute-run";
 import type { TJobFunction } from "@/lib/jobs/function-table";
+import { listenForWork, type TWorkListener } from "@/lib/jobs/listen";
 import { relayOutbox, type TRelayEvent } from "@/lib/jobs/relay";
 import { claimRuns, dispatchOutbox, pendingWork, pruneCompletedRuns } from "@/lib/jobs/run-store";
 import { logError, logInfo } from "@/lib/log";
@@ -14,10 +15,19 @@ export type TJobDriverOptions = {
   functions: readonly TJobFunction[];
   /** The serve endpoint, e.g. http://127.0.0.1:3000/api/inngest (embedded mode). */
   serveUrl: string;
+  /** The serve handler of this process, called in process with the same signed request (embedded mode). */
+  invoke?: TServeInvoker;
   signingKey: string;
   /** Sends events to the Inngest server (relay mode). */
   send?: (events: TRelayEvent[]) => Promise<unknown>;
+  /** Fallback poll when no notification arrives (work that becomes due later: retries, sleeps). */
   pollMs?: number;
+  /**
+   * A PostgreSQL connection string to LISTEN on for new work (outbox and run inserts notify at commit,
+   * in every process), so work starts within milliseconds of its commit instead of at the next poll.
+   * Unset: poll only (the embedded database serves one connection).
+   */
+  listen?: string;
   concurrency?: number;
   leaseMs?: number;
   requestTimeoutMs?: number;
@@ -39,10 +49,11 @@ const KEEP_COMPLETED_MS = 7 * 24 * 60 * 60_000;
 
 export function startJobDriver(options: TJobDriverOptions): TJobDriver {
   const pollMs = options.pollMs ?? 250;
-  const concurrency = options.concurrency ?? 8;
+  const concurrency = options.concurrency ?? 16;
   const leaseMs = options.leaseMs ?? 30_000;
   const config: TExecutorConfig = {
     serveUrl: options.serveUrl,
+    invoke: options.invoke,
     signingKey: options.signingKey,
     functions: new Map(options.functions.map((fn) => [fn.id, fn])),
     leaseMs,
@@ -59,13 +70,17 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
   let failures = 0;
   let lastErrorLog = 0;
   let lastPrune = 0;
+  // A wake that arrives during a pass is kept, so work committed while the pass ran is not left for the poll.
+  let woken = false;
 
   const wake = () => {
+    woken = true;
     wakeUp?.();
     wakeUp = null;
   };
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
+      if (woken) return resolve();
       const timer = setTimeout(resolve, ms);
       wakeUp = () => {
         clearTimeout(timer);
@@ -101,9 +116,10 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
   }
 
   async function loop(): Promise<void> {
-    if (options.startDelayMs) await pause(options.startDelayMs);
+    if (options.startDelayMs) await new Promise((resolve) => setTimeout(resolve, options.startDelayMs));
     while (!stopped) {
       let more = false;
+      woken = false;
       try {
         more = await tick();
         failures = 0;
@@ -123,13 +139,17 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
     mode: options.mode,
     functions: options.functions.map((f) => f.id),
     concurrency,
+    listen: Boolean(options.listen),
+    inProcess: Boolean(options.invoke),
   });
+  const listener: TWorkListener | null = options.listen ? listenForWork(options.listen, wake) : null;
   const running = loop();
   return {
     wake,
     stop: async () => {
       stopped = true;
       wake();
+      await listener?.close();
       await running;
       await Promise.allSettled([...inFlight]);
     },

@@ -13,8 +13,17 @@ import { logError } from "@/lib/log";
 // event and the memoized step results, stores what each call reports, and decides what comes next
 // (call again, sleep, retry later, finish). The protocol is the SDK's (RECIPES: serve protocol).
 
+/** Calls the serve handler in this process with the request that would otherwise go over HTTP. */
+export type TServeInvoker = (request: Request) => Promise<Response>;
+
 export type TExecutorConfig = {
   serveUrl: string;
+  /**
+   * The serve endpoint's handler in this process: the same signed request, handed over without a
+   * socket, so a step does not queue behind the server's HTTP requests nor pay for their parsing.
+   * Unset: a POST to `serveUrl`.
+   */
+  invoke?: TServeInvoker;
   signingKey: string;
   functions: ReadonlyMap<string, TJobFunction>;
   leaseMs: number;
@@ -45,21 +54,43 @@ async function callServe(
 ): Promise<TServeAnswer> {
   const body = canonicalJson(payload);
   const url = `${config.serveUrl}?fnId=${encodeURIComponent(fnId)}&stepId=${encodeURIComponent(stepId)}`;
+  const init = {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      "X-Inngest-Signature": inngestSignature(body, config.signingKey),
+    },
+    body,
+  };
+  if (config.invoke) return invokeInProcess(config.invoke, new Request(url, init), config.requestTimeoutMs);
   try {
-    const res = await fetch(url, {
-      method: "POST",
-      headers: {
-        "Content-Type": "application/json",
-        "X-Inngest-Signature": inngestSignature(body, config.signingKey),
-      },
-      body,
-      signal: AbortSignal.timeout(config.requestTimeoutMs),
-    });
+    const res = await fetch(url, { ...init, signal: AbortSignal.timeout(config.requestTimeoutMs) });
     return { status: res.status, headers: res.headers, text: await res.text() };
   } catch (err) {
     const e = err as Error & { cause?: { code?: string } };
     if (e.name === "TimeoutError" || e.name === "AbortError") return { timeout: true };
     return { unreachable: true, error: e.cause?.code ?? e.message };
+  }
+}
+
+async function invokeInProcess(
+  invoke: TServeInvoker,
+  request: Request,
+  timeoutMs: number,
+): Promise<TServeAnswer> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), timeoutMs);
+  });
+  try {
+    const res = await Promise.race([invoke(request), timeout]);
+    if (res === "timeout") return { timeout: true };
+    return { status: res.status, headers: res.headers, text: await res.text() };
+  } catch (err) {
+    // What the endpoint would have answered over HTTP: a server error, retried on the schedule.
+    return { status: 500, headers: new Headers(), text: JSON.stringify({ message: (err as Error).message }) };
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -1,5 +1,4 @@
-import { Prisma } from "@/lib/generated/prisma/client";
-import { prisma } from "@/lib/db";
+import { jobsPool, prisma } from "@/lib/db";
 import type { TJobFunction } from "@/lib/jobs/function-table";
 
 // The durable queue of the in-process driver: outbox rows become job_runs rows (one per function
@@ -23,13 +22,15 @@ export async function pendingWork(
   now: Date,
   { runs }: { runs: boolean },
 ): Promise<{ outbox: boolean; runs: boolean }> {
-  const rows = await prisma.$queryRaw<Array<{ outbox: boolean; runs: boolean }>>`
-    SELECT
+  const { rows } = await jobsPool().query<{ outbox: boolean; runs: boolean }>(
+    `SELECT
       EXISTS (SELECT 1 FROM outbox_events WHERE "dispatchedAt" IS NULL) AS outbox,
-      (${runs} AND EXISTS (
+      ($1::boolean AND EXISTS (
         SELECT 1 FROM job_runs
-        WHERE (status = 'queued' AND "runAt" <= ${now}) OR (status = 'running' AND "leaseUntil" < ${now})
-      )) AS runs`;
+        WHERE (status = 'queued' AND "runAt" <= $2) OR (status = 'running' AND "leaseUntil" < $2)
+      )) AS runs`,
+    [runs, now],
+  );
   return rows[0] ?? { outbox: false, runs: false };
 }
 
@@ -39,15 +40,16 @@ export async function pendingWork(
  */
 export async function dispatchOutbox(functions: readonly TJobFunction[], limit = 200): Promise<number> {
   const routes = JSON.stringify(functions.flatMap((fn) => fn.events.map((event) => ({ event, fn: fn.id }))));
-  return prisma.$executeRaw`
+  const res = await jobsPool().query(
+    `
     WITH batch AS (
       SELECT id, name, data, "createdAt" FROM outbox_events
       WHERE "dispatchedAt" IS NULL
       ORDER BY "createdAt"
-      LIMIT ${limit}
+      LIMIT $2
       FOR UPDATE SKIP LOCKED
     ),
-    routes AS (SELECT * FROM jsonb_to_recordset(${routes}::jsonb) AS r(event text, fn text)),
+    routes AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(event text, fn text)),
     queued AS (
       INSERT INTO job_runs (id, "functionId", "eventId", event, steps, status, attempt, "runAt", "createdAt", "updatedAt")
       SELECT gen_random_uuid()::text, routes.fn, batch.id,
@@ -57,7 +59,10 @@ export async function dispatchOutbox(functions: readonly TJobFunction[], limit =
       FROM batch JOIN routes ON routes.event = batch.name
       ON CONFLICT ("functionId", "eventId") DO NOTHING
     )
-    UPDATE outbox_events SET "dispatchedAt" = now() WHERE id IN (SELECT id FROM batch)`;
+    UPDATE outbox_events SET "dispatchedAt" = now() WHERE id IN (SELECT id FROM batch)`,
+    [routes, limit],
+  );
+  return res.rowCount ?? 0;
 }
 
 /** Claims due runs, and runs whose worker's lease expired (crash recovery), for `leaseMs`. */
@@ -65,16 +70,20 @@ export async function claimRuns(limit: number, leaseMs: number): Promise<TClaime
   if (limit <= 0) return [];
   const now = new Date();
   const leaseUntil = new Date(now.getTime() + leaseMs);
-  return prisma.$queryRaw<TClaimedRun[]>`
-    UPDATE job_runs SET status = 'running', "leaseUntil" = ${leaseUntil}, "updatedAt" = ${now}
+  const res = await jobsPool().query<TClaimedRun>(
+    `
+    UPDATE job_runs SET status = 'running', "leaseUntil" = $1, "updatedAt" = $2
     WHERE id IN (
       SELECT id FROM job_runs
-      WHERE (status = 'queued' AND "runAt" <= ${now}) OR (status = 'running' AND "leaseUntil" < ${now})
+      WHERE (status = 'queued' AND "runAt" <= $2) OR (status = 'running' AND "leaseUntil" < $2)
       ORDER BY "runAt"
-      LIMIT ${limit}
+      LIMIT $3
       FOR UPDATE SKIP LOCKED
     )
-    RETURNING id, "functionId", "eventId", event, steps, attempt, "leaseUntil"`;
+    RETURNING id, "functionId", "eventId", event, steps, attempt, "leaseUntil"`,
+    [leaseUntil, now, limit],
+  );
+  return res.rows;
 }
 
 export type TRunUpdate =
@@ -89,13 +98,11 @@ export type TRunUpdate =
   | { kind: "completed"; steps: Record<string, TStepState>; output: unknown }
   | { kind: "failed"; steps: Record<string, TStepState>; attempt: number; error: string };
 
-function jsonValue(value: unknown): Prisma.InputJsonValue | typeof Prisma.JsonNull {
-  return value === null || value === undefined ? Prisma.JsonNull : (value as Prisma.InputJsonValue);
-}
-
 /**
  * Writes the run's new state if this worker still holds the lease (`leaseUntil` is the fencing
  * token). Returns the new lease, or null when the lease was lost and the worker must drop the run.
+ * Plain SQL on the pool: this runs several times per delivery, and Prisma's query building cost
+ * more CPU than the statement.
  */
 export async function updateRun(
   id: string,
@@ -105,34 +112,59 @@ export async function updateRun(
 ): Promise<Date | null> {
   const now = new Date();
   const nextLease = update.kind === "progress" ? new Date(now.getTime() + leaseMs) : null;
-  const common = { steps: update.steps as Prisma.InputJsonValue, leaseUntil: nextLease, updatedAt: now };
-  const data: Prisma.JobRunUpdateManyMutationInput =
+  const status =
     update.kind === "progress"
-      ? { ...common, attempt: update.attempt }
+      ? "running"
       : update.kind === "wait"
-        ? {
-            ...common,
-            status: "queued",
-            attempt: update.attempt,
-            runAt: update.runAt,
-            lastError: update.lastError ?? null,
-          }
+        ? "queued"
         : update.kind === "completed"
-          ? { ...common, status: "completed", output: jsonValue(update.output), lastError: null }
-          : { ...common, status: "failed", attempt: update.attempt, lastError: update.error.slice(0, 4000) };
-  const res = await prisma.jobRun.updateMany({ where: { id, status: "running", leaseUntil: lease }, data });
-  if (res.count === 0) return null;
+          ? "completed"
+          : "failed";
+  const attempt = update.kind === "completed" ? null : update.attempt;
+  const runAt = update.kind === "wait" ? update.runAt : null;
+  // progress keeps lastError; wait sets it (or clears it); completed clears it; failed sets it.
+  const setError = update.kind !== "progress";
+  const lastError =
+    update.kind === "wait"
+      ? (update.lastError ?? null)
+      : update.kind === "failed"
+        ? update.error.slice(0, 4000)
+        : null;
+  const output = update.kind === "completed" ? JSON.stringify(update.output ?? null) : null;
+  const res = await jobsPool().query(
+    `UPDATE job_runs SET
+       steps = $3::jsonb, "leaseUntil" = $4, "updatedAt" = $5, status = $6,
+       attempt = COALESCE($7::int, attempt),
+       "runAt" = COALESCE($8::timestamptz, "runAt"),
+       "lastError" = CASE WHEN $9::boolean THEN $10::text ELSE "lastError" END,
+       output = CASE WHEN $6 = 'completed' THEN $11::jsonb ELSE output END
+     WHERE id = $1 AND status = 'running' AND "leaseUntil" = $2`,
+    [
+      id,
+      lease,
+      JSON.stringify(update.steps),
+      nextLease,
+      now,
+      status,
+      attempt,
+      runAt,
+      setError,
+      lastError,
+      output,
+    ],
+  );
+  if (res.rowCount === 0) return null;
   return nextLease ?? lease;
 }
 
 /** Extends the lease of a run still being worked on; null when it was lost. */
 export async function renewLease(id: string, lease: Date, leaseMs: number): Promise<Date | null> {
   const next = new Date(Date.now() + leaseMs);
-  const res = await prisma.jobRun.updateMany({
-    where: { id, status: "running", leaseUntil: lease },
-    data: { leaseUntil: next },
-  });
-  return res.count === 0 ? null : next;
+  const res = await jobsPool().query(
+    `UPDATE job_runs SET "leaseUntil" = $3 WHERE id = $1 AND status = 'running' AND "leaseUntil" = $2`,
+    [id, lease, next],
+  );
+  return res.rowCount === 0 ? null : next;
 }
 
 /** Completed runs are only history; failed ones stay for inspection. */

@@ -1,3 +1,4 @@
+import { serve } from "inngest/next";
 import { inngest, INNGEST_APP_ID } from "@/inngest/client";
 import { functions } from "@/inngest/index";
 import { env } from "@/lib/env";
@@ -40,12 +41,16 @@ export function startBackgroundJobs(): TJobDriver | null {
     return (globalForJobs.jobDriver = null);
   }
   const relay = inngestServerConfigured();
+  // The same handler as app/api/inngest/route.ts, called in process by the driver (signature checked).
+  const handler = serve({ client: inngest, functions, servePath: "/api/inngest", serveOrigin: env.APP_URL });
   globalForJobs.jobDriver = startJobDriver({
     mode: relay ? "relay" : "embedded",
     functions: describeFunctions(INNGEST_APP_ID, functions),
     serveUrl: `http://127.0.0.1:${env.PORT}/api/inngest`,
+    invoke: relay ? undefined : (request) => handler.POST(request as never, undefined),
     signingKey,
     send: relay ? sendWithTimeout : undefined,
+    listen: env.JOB_DRIVER_LISTEN === "on" ? env.DATABASE_URL : undefined,
     startDelayMs: 1000,
   });
   return globalForJobs.jobDriver;

@@ -1,4 +1,4 @@
-import { prisma } from "@/lib/db";
+import { jobsPool } from "@/lib/db";
 import type { TDeliveryStatus } from "@/lib/webhooks/send-delivery-attempt";
 
 export type TAttemptResult = {
@@ -33,27 +33,40 @@ export async function recordDeliveryAttempt({
   const nextAttemptAt = status === "pending" && retryAt !== null ? new Date(retryAt) : null;
   const startedAt = new Date(outcome.startedAt);
   const finishedAt = new Date(outcome.startedAt + outcome.durationMs);
-  const rows = await prisma.$queryRaw<
-    Array<{ status: string; attempts: number; nextAttemptAt: Date | null }>
-  >`
+  const { rows } = await jobsPool().query<{ status: string; attempts: number; nextAttemptAt: Date | null }>(
+    `
     WITH logged AS (
       INSERT INTO webhook_attempts (id, "deliveryId", attempt, "startedAt", "durationMs", "responseStatus", error)
-      SELECT gen_random_uuid()::text, ${deliveryId}::text, ${outcome.attempt}::int, ${startedAt}::timestamptz,
-             ${outcome.durationMs}::int, ${outcome.responseStatus}::int, ${outcome.error}::text
+      SELECT gen_random_uuid()::text, $1::text, $2::int, $3::timestamptz,
+             $4::int, $5::int, $6::text
       WHERE NOT EXISTS (
-        SELECT 1 FROM webhook_attempts WHERE "deliveryId" = ${deliveryId}::text AND attempt = ${outcome.attempt}::int
+        SELECT 1 FROM webhook_attempts WHERE "deliveryId" = $1::text AND attempt = $2::int
       )
       RETURNING id
     )
     UPDATE webhook_deliveries SET
-      status = ${status}::text,
-      attempts = ${outcome.attempt}::int,
-      "nextAttemptAt" = ${nextAttemptAt}::timestamptz,
-      "lastError" = ${outcome.ok ? null : outcome.error}::text,
-      "deliveredAt" = CASE WHEN ${outcome.ok}::boolean THEN ${finishedAt}::timestamptz ELSE "deliveredAt" END,
+      status = $7::text,
+      attempts = $2::int,
+      "nextAttemptAt" = $8::timestamptz,
+      "lastError" = $9::text,
+      "deliveredAt" = CASE WHEN $10::boolean THEN $11::timestamptz ELSE "deliveredAt" END,
       "updatedAt" = now()
-    WHERE id = ${deliveryId}::text
-    RETURNING status, attempts, "nextAttemptAt"`;
+    WHERE id = $1::text
+    RETURNING status, attempts, "nextAttemptAt"`,
+    [
+      deliveryId,
+      outcome.attempt,
+      startedAt,
+      outcome.durationMs,
+      outcome.responseStatus,
+      outcome.error,
+      status,
+      nextAttemptAt,
+      outcome.ok ? null : outcome.error,
+      outcome.ok,
+      finishedAt,
+    ],
+  );
   const row = rows[0];
   if (!row) throw new Error(`Delivery ${deliveryId} does not exist`);
   return {

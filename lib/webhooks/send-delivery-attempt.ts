@@ -1,5 +1,5 @@
 import { openSecret } from "@/lib/crypto/secret-box";
-import { prisma } from "@/lib/db";
+import { jobsPool } from "@/lib/db";
 import { postWebhook } from "@/lib/webhooks/post-webhook";
 import { signatureHeader } from "@/lib/webhooks/signature";
 
@@ -25,26 +25,32 @@ export type TSendOutcome =
  * so that a crash after a successful POST never sends it again).
  */
 export async function sendDeliveryAttempt({ deliveryId }: { deliveryId: string }): Promise<TSendOutcome> {
-  const delivery = await prisma.webhookDelivery.findUnique({
-    where: { id: deliveryId },
-    select: {
-      id: true,
-      clientId: true,
-      subscriptionId: true,
-      eventType: true,
-      body: true,
-      status: true,
-      attempts: true,
-    },
-  });
+  // One statement (the delivery and its subscription, of the same client): this runs once per attempt.
+  const { rows } = await jobsPool().query<{
+    id: string;
+    eventType: string;
+    body: string;
+    status: string;
+    attempts: number;
+    url: string | null;
+    secretEncrypted: string | null;
+    active: boolean | null;
+  }>(
+    `SELECT d.id, d."eventType", d.body, d.status, d.attempts, s.url, s."secretEncrypted", s.active
+     FROM webhook_deliveries d
+     LEFT JOIN webhook_subscriptions s ON s.id = d."subscriptionId" AND s."clientId" = d."clientId"
+     WHERE d.id = $1`,
+    [deliveryId],
+  );
+  const delivery = rows[0];
   if (!delivery) return { skipped: true, status: "missing" };
   if (delivery.status !== "pending") return { skipped: true, status: delivery.status as TDeliveryStatus };
 
   const attempt = delivery.attempts + 1;
-  const subscription = await prisma.webhookSubscription.findFirst({
-    where: { id: delivery.subscriptionId, clientId: delivery.clientId },
-    select: { url: true, secretEncrypted: true, active: true },
-  });
+  const subscription =
+    delivery.url !== null && delivery.secretEncrypted !== null
+      ? { url: delivery.url, secretEncrypted: delivery.secretEncrypted, active: delivery.active === true }
+      : null;
   if (!subscription?.active) {
     const now = Date.now();
     return {
