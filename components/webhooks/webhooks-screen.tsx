@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { Fragment, useState } from "react";
 import { webhookKeys, webhooksApi } from "@/components/webhooks/query";
 import { Badge, Button, Card, ErrorNote, Table, Td, formatTime, inputClass } from "@/components/ui";
 import { DashboardApiError, errorText } from "@/lib/admin/fetch-json";
@@ -218,7 +218,19 @@ export function WebhooksScreen() {
                 <div className="w-20 whitespace-normal text-xs">{formatTime(d.createdAt)}</div>
               </Td>
               <Td>
-                <div className="w-28 whitespace-normal break-all font-mono text-xs">{d.eventType}</div>
+                <div className="w-36 whitespace-normal break-words font-mono text-xs">
+                  {/* breaks after the dot only: "transaction." / "screened", never mid-word */}
+                  {d.eventType.split(".").map((part, i) => (
+                    <Fragment key={i}>
+                      {i > 0 ? (
+                        <>
+                          .<wbr />
+                        </>
+                      ) : null}
+                      {part}
+                    </Fragment>
+                  ))}
+                </div>
               </Td>
               <Td>
                 <div className="w-36 whitespace-normal break-all font-mono text-xs">
