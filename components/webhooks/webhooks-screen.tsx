@@ -218,7 +218,7 @@ export function WebhooksScreen() {
                 <div className="w-20 whitespace-normal text-xs">{formatTime(d.createdAt)}</div>
               </Td>
               <Td>
-                <div className="w-36 whitespace-normal break-words font-mono text-xs">
+                <div className="w-28 whitespace-normal break-words font-mono text-xs">
                   {/* breaks after the dot only: "transaction." / "screened", never mid-word */}
                   {d.eventType.split(".").map((part, i) => (
                     <Fragment key={i}>
