@@ -1,5 +1,6 @@
-// The wrapper of every admin dashboard API route: session role check, JSON parsing, one error body.
+// The wrapper of every dashboard API route: the named permission's check, JSON parsing, one error body.
 import type { z } from "zod";
+import { requirePermission, type TPermission } from "@/lib/auth/permissions";
 import { ForbiddenError, requireRole, type TSessionUser } from "@/lib/auth/session";
 import type { TDashboardRole } from "@/lib/dashboard-users/create-dashboard-user";
 import { DashboardUserError } from "@/lib/dashboard-users/create-dashboard-user";
@@ -30,12 +31,13 @@ export function adminErrorResponse(err: unknown): Response {
 }
 
 export function dashboardRoute<P = Record<string, string>>(
-  roles: readonly TDashboardRole[],
+  permission: TPermission | readonly TDashboardRole[],
   handler: (ctx: TDashboardContext<P>) => Promise<unknown>,
 ) {
   return async (req: Request, route: TRouteContext): Promise<Response> => {
     try {
-      const user = await requireRole(roles);
+      const user =
+        typeof permission === "string" ? await requirePermission(permission) : await requireRole(permission);
       const url = new URL(req.url);
       const result = await handler({
         user,
