@@ -8,6 +8,7 @@ import {
   formatNumber,
   formatPercent,
   formatPerson,
+  formatTimeOfDay,
 } from "@/lib/format";
 
 describe("formatMoney", () => {
@@ -44,6 +45,11 @@ describe("dates", () => {
   it("accepts milliseconds as a number or a digit string", () => {
     expect(formatDate(String(instant), "UTC")).toBe("23 Nov 2026");
     expect(formatDate(instant, "Pacific/Kiritimati")).toBe("24 Nov 2026");
+  });
+
+  it("writes a time of day with seconds", () => {
+    expect(formatTimeOfDay(instant, "UTC")).toBe("19:49:05");
+    expect(formatTimeOfDay(instant, "Asia/Kolkata")).toBe("01:19:05");
   });
 
   it("gives the exact UTC instant for a title", () => {

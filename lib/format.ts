@@ -81,6 +81,15 @@ export function formatDate(value: TDateInput | null | undefined, timeZone?: stri
   return formatInstant(value, DAY, timeZone);
 }
 
+/** `"19:49:05"`: the time of day in the given time zone, for a moment whose date is shown nearby. */
+export function formatTimeOfDay(value: TDateInput | null | undefined, timeZone?: string): string {
+  return formatInstant(
+    value,
+    { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" },
+    timeZone,
+  );
+}
+
 /** `"2026-11-23 19:49:05 UTC"`: the exact instant, for a `title`. */
 export function formatDateTimeUtc(value: TDateInput | null | undefined): string {
   const date = toDate(value);

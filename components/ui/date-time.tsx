@@ -1,7 +1,7 @@
 "use client";
 
 import { useSyncExternalStore } from "react";
-import { formatDate, formatDateTime, formatDateTimeUtc, toDate } from "@/lib/format";
+import { formatDate, formatDateTime, formatDateTimeUtc, formatTimeOfDay, toDate } from "@/lib/format";
 
 const noSubscription = () => () => {};
 const viewerTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -12,16 +12,24 @@ const serverTimeZone = () => "UTC";
 export function DateTime({
   value,
   dateOnly = false,
+  timeOnly = false,
   className,
 }: {
   value: number | string | Date | null | undefined;
+  /** `23 Nov 2026` */
   dateOnly?: boolean;
+  /** `19:49:05`, for a moment whose day is shown nearby */
+  timeOnly?: boolean;
   className?: string;
 }) {
   const timeZone = useSyncExternalStore(noSubscription, viewerTimeZone, serverTimeZone);
   const date = toDate(value);
   if (!date) return <span className={className}>—</span>;
-  const text = dateOnly ? formatDate(date, timeZone) : formatDateTime(date, timeZone);
+  const text = dateOnly
+    ? formatDate(date, timeZone)
+    : timeOnly
+      ? formatTimeOfDay(date, timeZone)
+      : formatDateTime(date, timeZone);
   return (
     <time dateTime={date.toISOString()} title={formatDateTimeUtc(date)} className={className}>
       {text}
