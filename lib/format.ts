@@ -130,3 +130,55 @@ export function formatPercent(ratio: number | null | undefined, maximumFractionD
   if (ratio === null || ratio === undefined || Number.isNaN(ratio)) return EMPTY;
   return new Intl.NumberFormat(NUMBER_LOCALE, { style: "percent", maximumFractionDigits }).format(ratio);
 }
+
+const AGGREGATE_FUNCTION_WORDS: Record<string, string> = {
+  sum: "Sum of",
+  avg: "Average",
+  min: "Smallest",
+  max: "Largest",
+};
+const WINDOW_UNITS: Record<string, [string, string]> = {
+  s: ["second", "seconds"],
+  m: ["minute", "minutes"],
+  h: ["hour", "hours"],
+  d: ["day", "days"],
+};
+
+/** `"24h"` → `"24 hours"`, `"1d"` → `"1 day"`. */
+export function formatWindow(window: string): string {
+  const match = /^(\d+)([smhd])$/.exec(window);
+  const units = match ? WINDOW_UNITS[match[2]!] : undefined;
+  if (!match || !units) return window;
+  return `${match[1]} ${match[1] === "1" ? units[0] : units[1]}`;
+}
+
+export type TAggregateWords = {
+  function: string;
+  over: string;
+  groupBy: string;
+  window: string;
+  field?: string;
+  where?: string;
+};
+
+/**
+ * A rule aggregate in words: `{count, transaction, userId, 24h, where}` →
+ * "Number of transactions with the same userId in the last 24 hours, where transaction.amount >= 1000".
+ */
+export function formatAggregate(stored: TAggregateWords | unknown): string {
+  // Stored decisions are JSON written by any engine version: describe what is there.
+  if (!stored || typeof stored !== "object") return "";
+  const def = stored as Partial<TAggregateWords>;
+  const subject = def.over === "event" ? "events" : "transactions";
+  const field = def.field ?? "?";
+  const measured =
+    def.function === "count"
+      ? `Number of ${subject}`
+      : def.function === "countDistinct"
+        ? `Number of distinct ${field} values among the ${subject}`
+        : `${AGGREGATE_FUNCTION_WORDS[def.function ?? ""] ?? formatEnum(def.function)} ${field} of the ${subject}`;
+  const where = def.where ? `, where ${def.where}` : "";
+  const group = def.groupBy ? ` with the same ${def.groupBy}` : "";
+  const window = def.window ? ` in the last ${formatWindow(def.window)}` : "";
+  return `${measured}${group}${window}${where}`;
+}

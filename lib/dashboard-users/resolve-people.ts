@@ -6,6 +6,8 @@ export type TPeople = {
   byEmail: (label: string | null) => TPerson | null;
   /** A dashboard user by id; unknown ids (API commenters) as the fallback label. */
   byId: (id: string, fallback?: string | null) => TPerson;
+  /** The author of a comment: a dashboard user by id, an API commenter by display name (their id on hover). */
+  commenter: (c: { source: string; commenterId: string; commenterDisplayName: string | null }) => TPerson;
 };
 
 /**
@@ -33,15 +35,20 @@ export async function resolvePeople({
   const emailMap = new Map(users.map((u) => [u.email.toLowerCase(), u]));
   const idMap = new Map(users.map((u) => [u.id, u]));
   const person = (u: { name: string | null; email: string }): TPerson => ({ name: u.name, email: u.email });
+  const byId = (id: string, fallback?: string | null): TPerson => {
+    const user = idMap.get(id);
+    return user ? person(user) : { name: null, email: fallback ?? id };
+  };
   return {
     byEmail: (label) => {
       if (!label) return null;
       const user = emailMap.get(label.toLowerCase());
       return user ? person(user) : { name: null, email: label };
     },
-    byId: (id, fallback) => {
-      const user = idMap.get(id);
-      return user ? person(user) : { name: null, email: fallback ?? id };
-    },
+    byId,
+    commenter: (c) =>
+      c.source === "dashboard"
+        ? byId(c.commenterId, c.commenterDisplayName)
+        : { name: c.commenterDisplayName, email: c.commenterId },
   };
 }

@@ -147,10 +147,7 @@ export async function getUserProfile({
     comments: comments.map((c) => ({
       id: c.id,
       comment: c.comment,
-      commenter:
-        c.source === "dashboard"
-          ? people.byId(c.commenterId, c.commenterDisplayName)
-          : { name: c.commenterDisplayName, email: c.commenterId },
+      commenter: people.commenter(c),
       source: c.source,
       transactionId: c.transactionId,
       createdAt: c.createdAt.getTime(),
