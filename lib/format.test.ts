@@ -4,6 +4,7 @@ import {
   formatDate,
   formatDateTime,
   formatDateTimeUtc,
+  formatFixed,
   formatEnum,
   formatMoney,
   formatNumber,
@@ -92,6 +93,8 @@ describe("formatPerson, formatNumber, formatPercent", () => {
     expect(formatNumber(1234567.5)).toBe("1,234,567.5");
     expect(formatPercent(0.1234)).toBe("12.3%");
     expect(formatPercent(1)).toBe("100%");
+    expect(formatFixed(1, 2)).toBe("1.00");
+    expect(formatFixed(0.876, 2)).toBe("0.88");
   });
 });
 

@@ -18,7 +18,24 @@ const ENUM_LABELS: Record<string, string> = {
 };
 
 /** Words kept in capitals inside an otherwise sentence-cased label. */
-const ACRONYMS = new Set(["api", "cel", "fiu", "iban", "id", "ip", "kyc", "pep", "sla", "url", "xml"]);
+const ACRONYMS = new Set([
+  "api",
+  "cel",
+  "fiu",
+  "iban",
+  "id",
+  "ip",
+  "kyc",
+  "pep",
+  "sla",
+  "url",
+  "xml",
+  "str",
+  "sar",
+  "ctr",
+  "iftr",
+  "fx",
+]);
 
 /** A Date from ms (number or digit string), an ISO string or a Date; null when missing or invalid. */
 export function toDate(value: TDateInput | null | undefined): Date | null {
@@ -82,12 +99,13 @@ export function formatDate(value: TDateInput | null | undefined, timeZone?: stri
 }
 
 /** `"19:49:05"`: the time of day in the given time zone, for a moment whose date is shown nearby. */
-export function formatTimeOfDay(value: TDateInput | null | undefined, timeZone?: string): string {
-  return formatInstant(
-    value,
-    { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" },
-    timeZone,
-  );
+export function formatTimeOfDay(
+  value: TDateInput | null | undefined,
+  timeZone?: string,
+  { seconds = true }: { seconds?: boolean } = {},
+): string {
+  const clock: Intl.DateTimeFormatOptions = { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+  return formatInstant(value, seconds ? { ...clock, second: "2-digit" } : clock, timeZone);
 }
 
 /** `"2026-11-23 19:49:05 UTC"`: the exact instant, for a `title`. */
@@ -123,6 +141,15 @@ export function formatPerson(person: TPerson | null | undefined): string {
 export function formatNumber(n: number | null | undefined, maximumFractionDigits = 2): string {
   if (n === null || n === undefined || Number.isNaN(n)) return EMPTY;
   return new Intl.NumberFormat(NUMBER_LOCALE, { maximumFractionDigits }).format(n);
+}
+
+/** Always `digits` decimals, grouped: a similarity score `1` → `"1.00"`. */
+export function formatFixed(n: number | null | undefined, digits: number): string {
+  if (n === null || n === undefined || Number.isNaN(n)) return EMPTY;
+  return new Intl.NumberFormat(NUMBER_LOCALE, {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(n);
 }
 
 /** A ratio as a percentage: `0.1234` → `"12.3%"`. */
