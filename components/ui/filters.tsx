@@ -118,11 +118,11 @@ export function TextFilter({
     if (next !== value) onChange(next);
   };
   return (
-    <label className={labelClass}>
+    <label className={cx(labelClass, className)}>
       {label}
       <input
         type="search"
-        className={cx(inputClass, className)}
+        className={inputClass}
         value={text}
         placeholder={placeholder}
         onChange={(e) => setText(e.target.value)}

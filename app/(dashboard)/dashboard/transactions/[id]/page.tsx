@@ -85,7 +85,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
       {/* min-w-0: the request's long lines scroll inside their card instead of widening the page */}
       <div className="grid gap-4 lg:grid-cols-3 [&>*]:min-w-0">
         <Card title="Parties" className="lg:col-span-1">
-          <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+          <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
             <dt className="text-slate-600">User</dt>
             <dd className="min-w-0 break-words">
               {t.userId ? (
@@ -110,7 +110,13 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
           </dl>
         </Card>
         <Card title="Request as sent" className="lg:col-span-2">
-          <pre className="max-h-80 overflow-auto rounded bg-slate-50 p-3 text-xs" data-testid="request-json">
+          <pre
+            className="max-h-80 overflow-auto rounded bg-slate-50 p-3 text-xs"
+            data-testid="request-json"
+            // a scrolling region keyboard users can reach and scroll
+            tabIndex={0}
+            aria-label="Request as sent"
+          >
             {JSON.stringify(t.request, null, 2)}
           </pre>
         </Card>
