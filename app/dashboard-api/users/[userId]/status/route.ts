@@ -4,15 +4,20 @@ import { dashboardRoute } from "@/lib/admin/dashboard-route";
 import { REVIEW_WRITE_ROLES } from "@/lib/alerts/roles";
 import { changeUserStatusFromDashboard } from "@/lib/users/change-user-status-from-dashboard";
 
-const ZBody = z.object({ status: z.string(), comment: z.string().optional() });
+const ZBody = z.object({
+  status: z.string(),
+  comment: z.string().optional(),
+  closeAlerts: z.boolean().optional(),
+});
 
 export const POST = dashboardRoute<{ userId: string }>(REVIEW_WRITE_ROLES, async ({ user, params, body }) => {
-  const { status, comment } = await body(ZBody);
+  const { status, comment, closeAlerts } = await body(ZBody);
   return changeUserStatusFromDashboard({
     clientId: user.clientId,
     userId: params.userId,
     status,
     comment,
+    closeAlerts,
     actor: user,
   });
 });
