@@ -1,9 +1,8 @@
 // GET /dashboard-api/cases: the case inbox page (filters, keyset cursor) of the session's client
 import { dashboardRoute } from "@/lib/admin/dashboard-route";
-import { REVIEW_READ_ROLES } from "@/lib/alerts/roles";
 import { listCaseInbox } from "@/lib/cases/list-case-inbox";
 import { ZCaseInboxQuery } from "@/lib/cases/schemas";
 
-export const GET = dashboardRoute(REVIEW_READ_ROLES, async ({ user, query }) =>
+export const GET = dashboardRoute("dashboard.read", async ({ user, query }) =>
   listCaseInbox({ clientId: user.clientId, query: query(ZCaseInboxQuery), viewer: user }),
 );

@@ -1,9 +1,8 @@
 // POST /dashboard-api/cases/bulk: assign the selected cases, or close them as false positives with a note
 import { dashboardRoute } from "@/lib/admin/dashboard-route";
 import { z } from "zod";
-import { REVIEW_WRITE_ROLES } from "@/lib/alerts/roles";
 import { bulkCases } from "@/lib/cases/bulk-cases";
 
-export const POST = dashboardRoute(REVIEW_WRITE_ROLES, async ({ user, body }) =>
+export const POST = dashboardRoute("cases.work", async ({ user, body }) =>
   bulkCases({ clientId: user.clientId, actor: user, input: await body(z.unknown()) }),
 );

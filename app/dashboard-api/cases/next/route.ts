@@ -1,8 +1,7 @@
 // POST /dashboard-api/cases/next: take the reviewer's next case (due first, unassigned or theirs) and assign it
 import { dashboardRoute } from "@/lib/admin/dashboard-route";
-import { REVIEW_WRITE_ROLES } from "@/lib/alerts/roles";
 import { takeNextCase } from "@/lib/cases/next-case";
 
-export const POST = dashboardRoute(REVIEW_WRITE_ROLES, async ({ user }) => ({
+export const POST = dashboardRoute("cases.work", async ({ user }) => ({
   case: await takeNextCase({ clientId: user.clientId, actor: user }),
 }));

@@ -1,7 +1,6 @@
 // POST /dashboard-api/transactions/:transactionId/confirm: mark as fraud or chargeback with a note (emits the webhook), closing its open alerts
 import { z } from "zod";
 import { dashboardRoute } from "@/lib/admin/dashboard-route";
-import { REVIEW_WRITE_ROLES } from "@/lib/alerts/roles";
 import { confirmChargeback } from "@/lib/transactions/confirm-chargeback";
 import { confirmFraud } from "@/lib/transactions/confirm-fraud";
 
@@ -12,7 +11,7 @@ const ZBody = z.object({
 });
 
 export const POST = dashboardRoute<{ transactionId: string }>(
-  REVIEW_WRITE_ROLES,
+  "transactions.confirm",
   async ({ user, params, body }) => {
     const { kind, feedback, closeAlerts } = await body(ZBody);
     const input = {
