@@ -346,6 +346,7 @@ type TDashCase = {
   query?: (a: TTenant) => Record<string, string>;
 };
 const DASHBOARD_MATRIX: Record<string, TDashCase[]> = {
+  "GET /dashboard-api/alerts/{alertId}": [{ role: "reviewer", params: (a) => ({ alertId: a.ids.alert }) }],
   "POST /dashboard-api/alerts/{alertId}/assign": [
     { role: "reviewer", params: (a) => ({ alertId: a.ids.alert }), body: () => ({ assign: true }) },
   ],
