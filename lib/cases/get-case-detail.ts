@@ -83,6 +83,8 @@ export type TCaseDetail = {
   }[];
   /** Who the case can be assigned to. */
   reviewers: TPerson[];
+  /** Every dashboard user of the client by id, to name the people in the history. */
+  people: Record<string, TPerson>;
 };
 
 const ACTIVITY_LIMIT = 200;
@@ -239,5 +241,6 @@ export async function getCaseDetail({
     reviewers: reviewers
       .filter((r) => !r.disabledAt && (r.role === "admin" || r.role === "reviewer"))
       .map((r) => ({ id: r.id, name: r.name, email: r.email })),
+    people: Object.fromEntries(people),
   };
 }
