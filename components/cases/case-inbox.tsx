@@ -230,7 +230,12 @@ export function CaseInbox({
             <Td className="tabular-nums">
               {c.openAlertCount} open / {c.alertCount}
             </Td>
-            <Td className="max-w-56 whitespace-normal text-xs text-slate-700">{c.rules.join(", ")}</Td>
+            <Td className="text-xs text-slate-700">
+              <div className="w-48 whitespace-normal" title={c.rules.join(", ")}>
+                {c.rules.slice(0, 2).join(", ")}
+                {c.rules.length > 2 && ` and ${c.rules.length - 2} more`}
+              </div>
+            </Td>
             <Td>
               {c.assignee ? (
                 c.assignee.id === currentUserId ? (

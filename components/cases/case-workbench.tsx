@@ -5,7 +5,17 @@ import { useState } from "react";
 import { AlertStatusBadge } from "@/components/alerts/status-badge";
 import { useCaseAction, type TCaseAction } from "@/components/cases/hooks";
 import { RuleExplanation } from "@/components/transactions/rule-explanation";
-import { Badge, Button, DateTime, Dialog, ErrorNote, inputClass, LevelBadge, Money } from "@/components/ui";
+import {
+  Badge,
+  Button,
+  DateTime,
+  Dialog,
+  ErrorNote,
+  inputClass,
+  LevelBadge,
+  Money,
+  PersonName,
+} from "@/components/ui";
 import type { TCaseDetail } from "@/lib/cases/get-case-detail";
 import { formatEnum, formatPerson } from "@/lib/format";
 
@@ -40,6 +50,7 @@ export function CaseWorkbench({ detail, canWork }: { detail: TCaseDetail; canWor
   const [outcome, setOutcome] = useState("");
   const [closeAlerts, setCloseAlerts] = useState(true);
   const [comment, setComment] = useState("");
+  const byEmail = new Map(Object.values(detail.people).map((p) => [p.email, p]));
   const unsettled = detail.transactions.flatMap((t) => t.alerts.filter((a) => UNSETTLED.has(a.status)));
 
   function closeDialog() {
@@ -194,7 +205,7 @@ export function CaseWorkbench({ detail, canWork }: { detail: TCaseDetail; canWor
                       <AlertStatusBadge status={a.status} />
                       {a.reviewedBy && (
                         <span className="text-xs text-slate-700">
-                          by {a.reviewedBy}
+                          by <PersonName person={byEmail.get(a.reviewedBy) ?? { email: a.reviewedBy }} />
                           {a.reviewedAt && (
                             <>
                               {" "}
@@ -206,7 +217,7 @@ export function CaseWorkbench({ detail, canWork }: { detail: TCaseDetail; canWor
                       )}
                     </div>
                     {a.explanation ? (
-                      <ul className="mt-2">
+                      <ul className="mt-2 min-w-0 overflow-hidden [overflow-wrap:anywhere]">
                         <RuleExplanation rule={a.explanation} />
                       </ul>
                     ) : (

@@ -34,9 +34,7 @@ export default async function CasePage({ params }: { params: Promise<{ caseId: s
               Due <DateTime value={c.dueAt} />
             </span>
             {c.overdue && <OverdueBadge />}
-            <span>
-              Assignee: <PersonName person={c.assignee} />
-            </span>
+            <span>Assignee: {c.assignee ? <PersonName person={c.assignee} /> : "Unassigned"}</span>
           </span>
         }
       />
