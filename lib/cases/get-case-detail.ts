@@ -81,6 +81,8 @@ export type TCaseDetail = {
     details: unknown;
     createdAt: number;
   }[];
+  /** Comments on the case's user (API and user page), newest first. */
+  userComments: { id: string; comment: string; commenter: string; source: string; createdAt: number }[];
   /** Who the case can be assigned to. */
   reviewers: TPerson[];
   /** Every dashboard user of the client by id, to name the people in the history. */
@@ -88,6 +90,7 @@ export type TCaseDetail = {
 };
 
 const ACTIVITY_LIMIT = 200;
+const COMMENTS_LIMIT = 20;
 const EXPLAINED_DECISIONS = 50;
 
 /**
@@ -107,7 +110,7 @@ export async function getCaseDetail({
   if (!row || (viewer.role === "reporting_officer" && !row.reportId))
     throw notFound("/caseId", "Case not found");
 
-  const [alerts, events, reviewers, report, user, merchant] = await Promise.all([
+  const [alerts, events, reviewers, report, user, merchant, comments] = await Promise.all([
     prisma.alert.findMany({ where: { clientId, caseId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] }),
     prisma.caseEvent.findMany({
       where: { clientId, caseId },
@@ -133,6 +136,13 @@ export async function getCaseDetail({
           select: { name: true, status: true, riskLevel: true },
         })
       : null,
+    row.subjectType === "user"
+      ? prisma.comment.findMany({
+          where: { clientId, userId: row.subjectId },
+          orderBy: { createdAt: "desc" },
+          take: COMMENTS_LIMIT,
+        })
+      : [],
   ]);
 
   const txIds = [...new Set(alerts.map((a) => a.transactionId))];
@@ -242,5 +252,12 @@ export async function getCaseDetail({
       .filter((r) => !r.disabledAt && (r.role === "admin" || r.role === "reviewer"))
       .map((r) => ({ id: r.id, name: r.name, email: r.email })),
     people: Object.fromEntries(people),
+    userComments: comments.map((c) => ({
+      id: c.id,
+      comment: c.comment,
+      commenter: c.commenterDisplayName ?? c.commenterId,
+      source: c.source,
+      createdAt: c.createdAt.getTime(),
+    })),
   };
 }

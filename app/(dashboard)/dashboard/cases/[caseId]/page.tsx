@@ -115,6 +115,20 @@ export default async function CasePage({ params }: { params: Promise<{ caseId: s
               </p>
             </Card>
           )}
+          {detail.userComments.length > 0 && (
+            <Card title="Comments on the user">
+              <ul className="space-y-2 text-sm" data-testid="user-comments">
+                {detail.userComments.map((m) => (
+                  <li key={m.id}>
+                    <p className="whitespace-pre-wrap text-slate-900">{m.comment}</p>
+                    <p className="text-xs text-slate-700">
+                      {m.commenter} · <DateTime value={m.createdAt} />
+                    </p>
+                  </li>
+                ))}
+              </ul>
+            </Card>
+          )}
           <Card title="History">
             <CaseHistory detail={detail} />
           </Card>
