@@ -108,7 +108,10 @@ END $$;
 -- Places a new alert: it joins the subject's case that is not closed, else opens one (case.created).
 -- The priority rises with the alert's level and the due time then moves to the nearer of the two SLAs.
 -- An alert that repeats an existing (transaction, rule) is skipped by the caller's ON CONFLICT: it joins nothing.
-CREATE FUNCTION "place_alert_in_case"() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Every statement inside is a point lookup on a unique index; enable_seqscan off keeps it so in a session whose
+-- plans were made while the tables were still empty (a fresh database), where a cached sequential scan would
+-- make every insert of a large batch scan all alerts inserted before it.
+CREATE FUNCTION "place_alert_in_case"() RETURNS trigger LANGUAGE plpgsql SET enable_seqscan = off AS $$
 DECLARE
   s_type TEXT;
   s_id TEXT;
