@@ -45,6 +45,7 @@ export const ZListEntrySearch = z.object({
 });
 
 export const ZListUpload = z.object({
+  fileName: z.string().max(255).optional(),
   csv: z
     .string()
     .min(1, "The file is empty")
