@@ -1,5 +1,3 @@
-import { existsSync, readdirSync, statSync } from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 // Tenant isolation matrix: client A and client B each hold data of every kind; every /v1 route,
@@ -19,9 +17,9 @@ const { FEATURES } = await import("@/lib/clients/schemas");
 const { importRules } = await import("@/lib/rules/import-rules");
 const { createDashboardUser } = await import("@/lib/dashboard-users/create-dashboard-user");
 const { call, createTestClient } = await import("@/tests/factories");
-const { countAllRows, discoverRoutes, expectContractError } = await import("@/tests/support/fuzz-routes");
+const { countAllRows, discoverActions, discoverDashboardRoutes, discoverRoutes, expectContractError } =
+  await import("@/tests/support/fuzz-routes");
 type TRouteMethod = Awaited<ReturnType<typeof discoverRoutes>>[number];
-type THandler = TRouteMethod["handler"];
 
 type TRole = "admin" | "reviewer" | "reporting_officer";
 type TTenant = {
@@ -347,40 +345,6 @@ function is404(res: { status: number; body: any }) {
 
 // ---- dashboard API routes and server actions --------------------------------------------------------
 
-type TDashRoute = { key: string; method: string; handler: THandler; params: string[] };
-
-function filesNamed(dir: string, name: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((entry) => {
-    const full = path.join(dir, entry);
-    if (statSync(full).isDirectory()) return filesNamed(full, name);
-    return entry === name ? [full] : [];
-  });
-}
-
-async function discoverDashboardRoutes(): Promise<TDashRoute[]> {
-  const files = [
-    ...filesNamed(path.resolve("app/dashboard-api"), "route.ts"),
-    ...filesNamed(path.resolve("app/api/reports"), "route.ts"),
-  ];
-  const found: TDashRoute[] = [];
-  for (const file of files.sort()) {
-    const route =
-      "/" +
-      path
-        .relative(path.resolve("app"), path.dirname(file))
-        .split(path.sep)
-        .map((s) => s.replace(/^\[(\w+)\]$/, "{$1}"))
-        .join("/");
-    const mod = (await import(file)) as Record<string, unknown>;
-    const params = [...route.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-    for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"])
-      if (typeof mod[method] === "function")
-        found.push({ key: `${method} ${route}`, method, handler: mod[method] as THandler, params });
-  }
-  return found;
-}
-
 type TDashCase = {
   role: TRole;
   params: (a: TTenant) => Record<string, string>;
@@ -491,7 +455,6 @@ const DASHBOARD_MATRIX: Record<string, TDashCase[]> = {
   ],
 };
 
-type TAction = (...args: unknown[]) => Promise<unknown>;
 /** Server actions, as `<file relative to app>#<export>`: how B calls each with A's ids. */
 const ACTION_MATRIX: Record<string, { role: TRole; args: (a: TTenant) => unknown[] }[]> = {
   "(dashboard)/dashboard/reports/actions.ts#saveFieldsAction": [
@@ -516,17 +479,6 @@ function formData(fields: Record<string, string>): FormData {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   return form;
-}
-
-async function discoverActions(): Promise<{ key: string; fn: TAction }[]> {
-  const found: { key: string; fn: TAction }[] = [];
-  for (const file of filesNamed(path.resolve("app"), "actions.ts").sort()) {
-    const mod = (await import(file)) as Record<string, unknown>;
-    const rel = path.relative(path.resolve("app"), file).split(path.sep).join("/");
-    for (const [name, fn] of Object.entries(mod))
-      if (typeof fn === "function") found.push({ key: `${rel}#${name}`, fn: fn as TAction });
-  }
-  return found;
 }
 
 function signIn(t: TTenant, role: TRole) {

@@ -3,6 +3,6 @@ import { dashboardRoute } from "@/lib/admin/dashboard-route";
 import { ZBacktestBatch } from "@/lib/admin/schemas";
 import { runBacktestBatch } from "@/lib/backtest/run-backtest-batch";
 
-export const POST = dashboardRoute(["admin", "reviewer"], async ({ user, body }) =>
+export const POST = dashboardRoute("rules.draft", async ({ user, body }) =>
   runBacktestBatch(user, await body(ZBacktestBatch)),
 );
