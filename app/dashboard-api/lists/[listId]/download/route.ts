@@ -1,9 +1,8 @@
 // GET /dashboard-api/lists/:listId/download: the list as CSV (the import format)
-import { ADMIN_ONLY } from "@/lib/admin/authorize";
 import { dashboardRoute } from "@/lib/admin/dashboard-route";
 import { downloadListCsv } from "@/lib/lists/manage-lists";
 
-export const GET = dashboardRoute<{ listId: string }>(ADMIN_ONLY, async ({ user, params }) => {
+export const GET = dashboardRoute<{ listId: string }>("lists.manage", async ({ user, params }) => {
   const { fileName, csv } = await downloadListCsv({ clientId: user.clientId, listId: params.listId });
   return new Response(csv, {
     headers: {

@@ -1,14 +1,13 @@
 // GET /dashboard-api/lists/:listId/entries?q=&page=&limit=: search entries; POST: add one
-import { ADMIN_ONLY } from "@/lib/admin/authorize";
 import { dashboardRoute } from "@/lib/admin/dashboard-route";
 import { addListEntry, searchListEntries } from "@/lib/lists/manage-lists";
 import { ZListEntryInput, ZListEntrySearch } from "@/lib/lists/schemas";
 
-export const GET = dashboardRoute<{ listId: string }>(ADMIN_ONLY, async ({ user, params, query }) =>
+export const GET = dashboardRoute<{ listId: string }>("lists.manage", async ({ user, params, query }) =>
   searchListEntries({ clientId: user.clientId, listId: params.listId, ...query(ZListEntrySearch) }),
 );
 
-export const POST = dashboardRoute<{ listId: string }>(ADMIN_ONLY, async ({ user, params, body }) =>
+export const POST = dashboardRoute<{ listId: string }>("lists.manage", async ({ user, params, body }) =>
   addListEntry({
     clientId: user.clientId,
     listId: params.listId,

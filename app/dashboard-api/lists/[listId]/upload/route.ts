@@ -1,10 +1,9 @@
 // POST /dashboard-api/lists/:listId/upload: add (or with replace, swap) entries from a CSV
-import { ADMIN_ONLY } from "@/lib/admin/authorize";
 import { dashboardRoute } from "@/lib/admin/dashboard-route";
 import { uploadListCsv } from "@/lib/lists/manage-lists";
 import { ZListUpload } from "@/lib/lists/schemas";
 
-export const POST = dashboardRoute<{ listId: string }>(ADMIN_ONLY, async ({ user, params, body }) =>
+export const POST = dashboardRoute<{ listId: string }>("lists.manage", async ({ user, params, body }) =>
   uploadListCsv({
     clientId: user.clientId,
     listId: params.listId,
