@@ -1,19 +1,26 @@
 import { requirePagePermission } from "@/lib/auth/permissions";
 import { SanctionsDatasetsCard } from "@/components/sanctions/sanctions-datasets-card";
+import { BaseCurrencyCard } from "@/components/settings/base-currency-card";
 import { SettingsForm } from "@/components/settings/settings-form";
 import { PageHeader } from "@/components/ui";
 import { getClientSettings } from "@/lib/admin/settings";
+import { fxRatesSummary } from "@/lib/fx/fx-rates-summary";
 import { listSanctionsDatasets } from "@/lib/sanctions/list-sanctions-datasets";
 
 export const dynamic = "force-dynamic";
 
 export default async function SettingsPage() {
   const user = await requirePagePermission("settings.manage");
-  const [settings, sanctionsDatasets] = await Promise.all([getClientSettings(user), listSanctionsDatasets()]);
+  const [settings, sanctionsDatasets, rates] = await Promise.all([
+    getClientSettings(user),
+    listSanctionsDatasets(),
+    fxRatesSummary(),
+  ]);
   return (
     <div className="max-w-5xl">
       <PageHeader title="Settings" subtitle={`${settings.name} · ${settings.type} client`} />
       <SettingsForm initial={settings} />
+      <BaseCurrencyCard initial={settings.baseCurrency} rates={rates} />
       <SanctionsDatasetsCard datasets={sanctionsDatasets} />
     </div>
   );

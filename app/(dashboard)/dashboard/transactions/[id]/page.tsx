@@ -2,6 +2,7 @@ import { can, requirePagePermission } from "@/lib/auth/permissions";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { AlertStatusBadge } from "@/components/alerts/status-badge";
+import { BaseAmount } from "@/components/transactions/base-amount";
 import { ConfirmActions } from "@/components/transactions/confirm-actions";
 import { RuleExplanation } from "@/components/transactions/rule-explanation";
 import { CommentForm } from "@/components/users/comment-form";
@@ -118,6 +119,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
                 decision.notFired.length}{" "}
               rules
             </p>
+            <BaseAmount fx={d.fx} />
             <section>
               <h3 className="mb-2 text-sm font-semibold">Rules that fired ({decision.fired.length})</h3>
               {decision.fired.length === 0 ? (
