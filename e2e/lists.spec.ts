@@ -124,6 +124,29 @@ test("a KES transaction shows its base amount in USD and the rate used; Settings
   await expect(page.getByTestId("base-amount")).toContainText("(rates of KES 2 Nov 2026)");
   await page.screenshot({ path: `${SHOTS}/transaction-base-amount.png`, fullPage: true });
 
+  // the range added on the dashboard in the test above is used by the next screening
+  const ipId = `e2e-ip-${Date.now()}`;
+  const ipRes = await request.post("/v1/transaction", {
+    headers: { authorization: `Bearer ${apiKey}` },
+    data: {
+      id: ipId,
+      userId: "e2e-kes-user",
+      status: "APPROVED",
+      currencyCode: "USD",
+      amount: 20,
+      timestamp: Date.now() - 30_000,
+      userDevice: { id: "e2e-ip-device", ipAddress: "10.9.9.9" },
+    },
+  });
+  expect(((await ipRes.json()) as { triggered: Array<{ id: string }> }).triggered.map((t) => t.id)).toContain(
+    "LIST-RISKY-IP",
+  );
+  await page.goto(`/dashboard/transactions/${ipId}`);
+  await expect(page.getByTestId("list-lookups")).toContainText(
+    "10.9.9.9 in risky_ip_ranges: matched entry 10.0.0.0/8",
+  );
+  await page.screenshot({ path: `${SHOTS}/transaction-list-hit.png`, fullPage: true });
+
   await page.goto("/dashboard/settings");
   await expect(page.getByLabel("Base currency")).toHaveValue("USD");
   await expect(page.getByTestId("fx-summary")).toContainText(

@@ -1,5 +1,6 @@
 import { prisma } from "@/lib/db";
 import type { TFxConversion } from "@/lib/fx/rates";
+import type { TListLookup } from "@/lib/lists/in-list";
 import { notFound } from "@/lib/http/errors";
 import type { TSanctionsHit } from "@/lib/sanctions/score-context";
 import type { TEvaluatedRule } from "@/lib/screening/evaluate-rules";
@@ -64,6 +65,8 @@ export type TTransactionDetail = {
   decision: TDecisionExplanation | null;
   /** The current decision's conversion to the client's base currency: the rate used, or why none was. */
   fx: TFxConversion | null;
+  /** Every inList lookup of the current decision, with the entry matched. */
+  listLookups: TListLookup[];
   /** Earlier decisions (an update re-screened the transaction), newest first. */
   previousDecisions: { id: string; riskLevel: string; recommendedAction: string; createdAt: number }[];
   updates: {
@@ -169,7 +172,8 @@ export async function getTransactionDetail({
         }
       : null,
     decision,
-    fx: ((fxInput?.input as { fx?: TFxConversion } | null)?.fx ?? null) as TFxConversion | null,
+    fx: (fxInput?.input as { fx?: TFxConversion } | null)?.fx ?? null,
+    listLookups: (fxInput?.input as { lists?: TListLookup[] } | null)?.lists ?? [],
     previousDecisions: decisions
       .filter((d) => d.id !== currentId)
       .map((d) => ({ ...d, createdAt: d.createdAt.getTime() })),

@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { AlertStatusBadge } from "@/components/alerts/status-badge";
 import { BaseAmount } from "@/components/transactions/base-amount";
 import { ConfirmActions } from "@/components/transactions/confirm-actions";
+import { ListLookups } from "@/components/transactions/list-lookups";
 import { RuleExplanation } from "@/components/transactions/rule-explanation";
 import { CommentForm } from "@/components/users/comment-form";
 import { Badge, Card, formatTime, LevelBadge, PageHeader } from "@/components/ui";
@@ -120,6 +121,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
               rules
             </p>
             <BaseAmount fx={d.fx} />
+            <ListLookups lookups={d.listLookups} />
             <section>
               <h3 className="mb-2 text-sm font-semibold">Rules that fired ({decision.fired.length})</h3>
               {decision.fired.length === 0 ? (
