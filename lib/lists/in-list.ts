@@ -23,7 +23,8 @@ function lookupText(value: unknown): string | null {
 export function inList(list: string, value: unknown): boolean {
   if (!current) throw new Error("inList: no lists are available to this evaluation");
   const text = lookupText(value);
-  if (text === null) return false;
+  // an absent field read with .orValue("") is in no list: not worth a lookup or a line on the decision
+  if (text === null || text.trim() === "") return false;
   const known = current.lookups.find((l) => l.list === list && l.value === text);
   if (known) return known.matched !== null;
   const matched = current.source(list, text);
