@@ -74,3 +74,22 @@ export async function loadListIndexes(
   }
   return byName;
 }
+
+/**
+ * The current indexes of the lists some rule versions read, outside a screening (backtests of a
+ * draft: "what if I publish now"). One small query, plus the entries of lists not indexed yet.
+ */
+export async function currentListIndexes(
+  db: Pool | PoolClient,
+  clientId: string,
+  rules: Parameters<typeof referencedListNames>[0],
+): Promise<Map<string, ListIndex>> {
+  const names = referencedListNames(rules);
+  if (names.size === 0) return new Map();
+  const { rows } = await db.query<TListMeta>(
+    `SELECT "id", "name", "kind", "version"::text AS "version" FROM "lists"
+     WHERE "clientId" = $1 AND "name" = ANY($2::text[])`,
+    [clientId, [...names]],
+  );
+  return loadListIndexes(db, clientId, rows, names);
+}

@@ -296,6 +296,35 @@ describe("inList in rules", () => {
     ).not.toContain("L-IP");
   });
 
+  it("backtests a rule reading a list against the list as it is now", async () => {
+    const { runBacktestBatch } = await import("@/lib/backtest/run-backtest-batch");
+    const admin = {
+      id: adminId,
+      clientId: client.clientId,
+      email: "admin@lists.test",
+      name: null,
+      role: "admin" as const,
+    };
+    const from = Date.now() - 2 * HOUR;
+    const before = await runBacktestBatch(admin, {
+      ruleId: "L-COUNTRY",
+      from,
+      to: Date.now(),
+      batchSize: 500,
+    });
+    expect(before.errors).toBe(0);
+    expect(before.hits.length).toBeGreaterThanOrEqual(2); // the IR and KP transactions above
+    const total = before.hits.length;
+    cli("lists", "import", "--client", client.clientId, "--list", "countries", csv("us.csv", "value\nUS\n"));
+    const after = await runBacktestBatch(admin, {
+      ruleId: "L-COUNTRY",
+      from,
+      to: Date.now(),
+      batchSize: 500,
+    });
+    expect(after.hits.length).toBe(total + 1); // the US transaction, which did not fire when screened
+  });
+
   it("refuses at import a rule naming a list that does not exist, with the list's name", async () => {
     const error = await importRules({
       clientId: client.clientId,
@@ -313,6 +342,25 @@ describe("inList in rules", () => {
       rules: [rule("L-DYN", 'inList(transaction.id, "x")')],
     }).catch((err: unknown) => err);
     expect((dynamic as Error).message).toMatch(/inList takes the list name as a quoted string/);
+    // the editor's validation as you type says the same
+    const { validateRuleDraft } = await import("@/lib/admin/validate-rule-draft");
+    const admin = {
+      id: adminId,
+      clientId: client.clientId,
+      email: "admin@lists.test",
+      name: null,
+      role: "admin" as const,
+    };
+    const draft = await validateRuleDraft(admin, {
+      definition: rule("L-DRAFT", 'inList("ghost_list", transaction.id) || inList("ips", "10.0.0.1")'),
+    });
+    expect(draft.valid).toBe(false);
+    expect(draft.errors).toEqual([
+      {
+        field: "condition",
+        message: expect.stringMatching(/^list 'ghost_list' does not exist \(lists: .*ips/),
+      },
+    ]);
   });
 });
 
