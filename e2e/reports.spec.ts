@@ -126,7 +126,9 @@ test.describe.serial("regulatory reports", () => {
 
     await page.getByTestId("transition-pending_review").click();
     await expect(page.getByTestId("report-status")).toHaveAttribute("data-status", "pending_review");
-    await expect(page.getByTestId("prepared-by")).toHaveText(DEMO.officer.email);
+    // people by display name, the email on hover
+    await expect(page.getByTestId("prepared-by")).toHaveText("Olga Officer");
+    await expect(page.getByTestId("prepared-by").getByTitle(DEMO.officer.email)).toBeVisible();
 
     // Four-eyes: File is disabled for the preparer, with the reason in full.
     await expect(page.getByTestId("transition-submitted")).toBeDisabled();
@@ -149,7 +151,7 @@ test.describe.serial("regulatory reports", () => {
     await page.getByTestId("transition-submitted").click();
     await expect(page.getByTestId("report-status")).toHaveAttribute("data-status", "submitted");
     await expect(page.getByTestId("fiu-reference-number")).toHaveText("FIU-2026-0042");
-    await expect(page.getByTestId("filed-by")).toHaveText(DEMO.officer2.email);
+    await expect(page.getByTestId("filed-by")).toHaveText("Omar Officer");
     await expect(page.getByTestId("submitted-at")).toBeVisible();
 
     const download = await page.request.get(`/api/reports/${REPORT}/goaml`);

@@ -129,7 +129,7 @@ test("mark the transaction as fraud: the receiver gets a verified transaction.co
   await page.getByRole("button", { name: "Mark as fraud" }).click();
   await page.getByLabel("Why is this fraud?").fill("Cardholder denies the payment");
   await page.getByRole("button", { name: "Confirm fraud" }).click();
-  await expect(page.getByText("confirmed fraud", { exact: true })).toBeVisible();
+  await expect(page.getByText("Confirmed fraud", { exact: true })).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/review-transaction-fraud.png`, fullPage: true });
 
   const got = await receivedEvent<Record<string, unknown>>(
@@ -154,14 +154,14 @@ test("block the user from the user page: verified user.status.block and the page
   await page.getByLabel("Search").fill(USER_ID);
   await page.getByRole("button", { name: "Search" }).click();
   await page.getByRole("link", { name: USER_ID }).click();
-  await expect(page.getByTestId("user-status")).toHaveText("active");
+  await expect(page.getByTestId("user-status")).toHaveText("Active");
   await expect(page.getByTestId("transaction-row").filter({ hasText: TX_ID })).toBeVisible();
 
   await page.getByRole("button", { name: "Block user" }).click();
   await page.getByLabel(/Comment/).fill("Confirmed fraud on a large payment");
   await page.getByRole("button", { name: "Confirm block" }).click();
-  await expect(page.getByTestId("user-status")).toHaveText("blocked");
-  await expect(page.getByTestId("status-history-row").first()).toContainText("blocked");
+  await expect(page.getByTestId("user-status")).toHaveText("Blocked");
+  await expect(page.getByTestId("status-history-row").first()).toContainText("Blocked");
 
   await page.getByLabel("Add a comment").fill("Blocked after the fraud confirmation");
   await page.getByRole("button", { name: "Post comment" }).click();

@@ -1,14 +1,17 @@
 import { describe, expect, it } from "vitest";
 import {
+  formatAggregate,
   formatDate,
   formatDateTime,
   formatDateTimeUtc,
+  formatFixed,
   formatEnum,
   formatMoney,
   formatNumber,
   formatPercent,
   formatPerson,
   formatTimeOfDay,
+  formatWindow,
 } from "@/lib/format";
 
 describe("formatMoney", () => {
@@ -90,5 +93,44 @@ describe("formatPerson, formatNumber, formatPercent", () => {
     expect(formatNumber(1234567.5)).toBe("1,234,567.5");
     expect(formatPercent(0.1234)).toBe("12.3%");
     expect(formatPercent(1)).toBe("100%");
+    expect(formatFixed(1, 2)).toBe("1.00");
+    expect(formatFixed(0.876, 2)).toBe("0.88");
+  });
+});
+
+describe("aggregates in words", () => {
+  it("says what is counted or summed, over what, grouped how, in which window", () => {
+    expect(
+      formatAggregate({
+        function: "count",
+        over: "transaction",
+        groupBy: "userId",
+        window: "24h",
+        where: "transaction.amount >= 1000",
+      }),
+    ).toBe(
+      "Number of transactions with the same userId in the last 24 hours, where transaction.amount >= 1000",
+    );
+    expect(
+      formatAggregate({
+        function: "sum",
+        over: "transaction",
+        groupBy: "userId",
+        window: "1d",
+        field: "amount",
+      }),
+    ).toBe("Sum of amount of the transactions with the same userId in the last 1 day");
+    expect(
+      formatAggregate({
+        function: "countDistinct",
+        over: "event",
+        groupBy: "userId",
+        window: "30m",
+        field: "ipAddress",
+      }),
+    ).toBe(
+      "Number of distinct ipAddress values among the events with the same userId in the last 30 minutes",
+    );
+    expect(formatWindow("90s")).toBe("90 seconds");
   });
 });

@@ -18,7 +18,24 @@ const ENUM_LABELS: Record<string, string> = {
 };
 
 /** Words kept in capitals inside an otherwise sentence-cased label. */
-const ACRONYMS = new Set(["api", "cel", "fiu", "iban", "id", "ip", "kyc", "pep", "sla", "url", "xml"]);
+const ACRONYMS = new Set([
+  "api",
+  "cel",
+  "fiu",
+  "iban",
+  "id",
+  "ip",
+  "kyc",
+  "pep",
+  "sla",
+  "url",
+  "xml",
+  "str",
+  "sar",
+  "ctr",
+  "iftr",
+  "fx",
+]);
 
 /** A Date from ms (number or digit string), an ISO string or a Date; null when missing or invalid. */
 export function toDate(value: TDateInput | null | undefined): Date | null {
@@ -82,12 +99,13 @@ export function formatDate(value: TDateInput | null | undefined, timeZone?: stri
 }
 
 /** `"19:49:05"`: the time of day in the given time zone, for a moment whose date is shown nearby. */
-export function formatTimeOfDay(value: TDateInput | null | undefined, timeZone?: string): string {
-  return formatInstant(
-    value,
-    { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" },
-    timeZone,
-  );
+export function formatTimeOfDay(
+  value: TDateInput | null | undefined,
+  timeZone?: string,
+  { seconds = true }: { seconds?: boolean } = {},
+): string {
+  const clock: Intl.DateTimeFormatOptions = { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+  return formatInstant(value, seconds ? { ...clock, second: "2-digit" } : clock, timeZone);
 }
 
 /** `"2026-11-23 19:49:05 UTC"`: the exact instant, for a `title`. */
@@ -125,8 +143,69 @@ export function formatNumber(n: number | null | undefined, maximumFractionDigits
   return new Intl.NumberFormat(NUMBER_LOCALE, { maximumFractionDigits }).format(n);
 }
 
+/** Always `digits` decimals, grouped: a similarity score `1` → `"1.00"`. */
+export function formatFixed(n: number | null | undefined, digits: number): string {
+  if (n === null || n === undefined || Number.isNaN(n)) return EMPTY;
+  return new Intl.NumberFormat(NUMBER_LOCALE, {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(n);
+}
+
 /** A ratio as a percentage: `0.1234` → `"12.3%"`. */
 export function formatPercent(ratio: number | null | undefined, maximumFractionDigits = 1): string {
   if (ratio === null || ratio === undefined || Number.isNaN(ratio)) return EMPTY;
   return new Intl.NumberFormat(NUMBER_LOCALE, { style: "percent", maximumFractionDigits }).format(ratio);
+}
+
+const AGGREGATE_FUNCTION_WORDS: Record<string, string> = {
+  sum: "Sum of",
+  avg: "Average",
+  min: "Smallest",
+  max: "Largest",
+};
+const WINDOW_UNITS: Record<string, [string, string]> = {
+  s: ["second", "seconds"],
+  m: ["minute", "minutes"],
+  h: ["hour", "hours"],
+  d: ["day", "days"],
+};
+
+/** `"24h"` → `"24 hours"`, `"1d"` → `"1 day"`. */
+export function formatWindow(window: string): string {
+  const match = /^(\d+)([smhd])$/.exec(window);
+  const units = match ? WINDOW_UNITS[match[2]!] : undefined;
+  if (!match || !units) return window;
+  return `${match[1]} ${match[1] === "1" ? units[0] : units[1]}`;
+}
+
+export type TAggregateWords = {
+  function: string;
+  over: string;
+  groupBy: string;
+  window: string;
+  field?: string;
+  where?: string;
+};
+
+/**
+ * A rule aggregate in words: `{count, transaction, userId, 24h, where}` →
+ * "Number of transactions with the same userId in the last 24 hours, where transaction.amount >= 1000".
+ */
+export function formatAggregate(stored: TAggregateWords | unknown): string {
+  // Stored decisions are JSON written by any engine version: describe what is there.
+  if (!stored || typeof stored !== "object") return "";
+  const def = stored as Partial<TAggregateWords>;
+  const subject = def.over === "event" ? "events" : "transactions";
+  const field = def.field ?? "?";
+  const measured =
+    def.function === "count"
+      ? `Number of ${subject}`
+      : def.function === "countDistinct"
+        ? `Number of distinct ${field} values among the ${subject}`
+        : `${AGGREGATE_FUNCTION_WORDS[def.function ?? ""] ?? formatEnum(def.function)} ${field} of the ${subject}`;
+  const where = def.where ? `, where ${def.where}` : "";
+  const group = def.groupBy ? ` with the same ${def.groupBy}` : "";
+  const window = def.window ? ` in the last ${formatWindow(def.window)}` : "";
+  return `${measured}${group}${window}${where}`;
 }

@@ -1,7 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import { formatTime } from "@/components/ui";
+import { DateTime, PersonName } from "@/components/ui";
+import type { TPerson } from "@/lib/format";
 import type { TAuditEntryOut } from "@/lib/reports/schemas";
 
 const READS = new Set(["read", "goaml_downloaded"]);
@@ -41,7 +42,7 @@ export function AuditTrail({
   actors,
 }: {
   entries: TAuditEntryOut[];
-  actors: Record<string, string>;
+  actors: Record<string, TPerson>;
 }) {
   const [filter, setFilter] = useState<"all" | "changes" | "reads">("changes");
   const shown = [...entries]
@@ -82,7 +83,7 @@ export function AuditTrail({
             <col />
             <col className="w-28" />
           </colgroup>
-          <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
+          <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">
             <tr>
               {["#", "When", "Who", "Action", "Changes", "Hash"].map((h) => (
                 <th key={h} className="px-3 py-2">
@@ -94,12 +95,21 @@ export function AuditTrail({
           <tbody className="divide-y divide-slate-100 align-top">
             {shown.map((e) => (
               <tr key={e.seq} data-testid="audit-entry" data-action={e.action}>
-                <td className="px-3 py-2 text-slate-500">{e.seq}</td>
-                <td className="px-3 py-2 text-slate-700">{formatTime(e.at)}</td>
-                <td className="truncate px-3 py-2 text-slate-700" title={e.actorId ?? undefined}>
-                  {e.actorType === "dashboard"
-                    ? (actors[e.actorId ?? ""] ?? e.actorId)
-                    : `${e.actorType}${e.actorId && e.actorId !== "api" ? ` (${e.actorId.slice(0, 8)})` : ""}`}
+                <td className="px-3 py-2 text-slate-600">{e.seq}</td>
+                <td className="px-3 py-2 text-slate-700">
+                  <DateTime value={e.at} />
+                </td>
+                <td className="truncate px-3 py-2 text-slate-700">
+                  {e.actorType === "dashboard" ? (
+                    <PersonName
+                      person={actors[e.actorId ?? ""] ?? (e.actorId ? { email: e.actorId } : null)}
+                    />
+                  ) : (
+                    <span title={e.actorId ?? undefined}>
+                      {e.actorType === "api" ? "API" : e.actorType}
+                      {e.actorId && e.actorId !== "api" ? ` (${e.actorId.slice(0, 8)})` : ""}
+                    </span>
+                  )}
                 </td>
                 <td className="px-3 py-2 text-slate-700">{ACTION_WORDS[e.action] ?? e.action}</td>
                 <td className="px-3 py-2">
@@ -109,14 +119,14 @@ export function AuditTrail({
                     ))}
                   </ul>
                 </td>
-                <td className="truncate px-3 py-2 font-mono text-xs text-slate-500" title={e.hash}>
+                <td className="truncate px-3 py-2 font-mono text-xs text-slate-600" title={e.hash}>
                   {e.hash.slice(0, 10)}…
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
-        {shown.length === 0 && <p className="px-3 py-4 text-sm text-slate-500">No entries.</p>}
+        {shown.length === 0 && <p className="px-3 py-4 text-sm text-slate-600">No entries.</p>}
       </div>
     </div>
   );

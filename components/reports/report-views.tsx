@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Badge } from "@/components/ui";
+import { formatEnum } from "@/lib/format";
 import type { TReportStatus } from "@/lib/reports/schemas";
 
 const STATUS_TONES: Record<TReportStatus, "slate" | "green" | "red" | "amber" | "blue"> = {
@@ -15,7 +16,7 @@ const STATUS_TONES: Record<TReportStatus, "slate" | "green" | "red" | "amber" | 
 export function StatusBadge({ status }: { status: TReportStatus }) {
   return (
     <span data-testid="report-status" data-status={status}>
-      <Badge tone={STATUS_TONES[status]}>{status.replace("_", " ")}</Badge>
+      <Badge tone={STATUS_TONES[status]}>{formatEnum(status)}</Badge>
     </span>
   );
 }

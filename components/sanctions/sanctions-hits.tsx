@@ -1,4 +1,5 @@
 import { MarkFalseMatch } from "@/components/sanctions/false-match-actions";
+import { formatFixed } from "@/lib/format";
 import { Badge } from "@/components/ui";
 import type { TSanctionsHit } from "@/lib/sanctions/score-context";
 
@@ -41,21 +42,21 @@ export function SanctionsHits({
               <tr key={`${h.screenedName}|${key}`} data-testid="sanctions-hit" className="align-top">
                 <td className="px-2 py-1.5">
                   <div className="font-medium">{h.screenedName}</div>
-                  {h.birthDate && <div className="text-slate-500">born {h.birthDate}</div>}
+                  {h.birthDate && <div className="text-slate-600">born {h.birthDate}</div>}
                 </td>
                 <td className="px-2 py-1.5">
                   <div className="font-medium">{h.entityName}</div>
                   {h.matchedName !== h.entityName && (
-                    <div className="text-slate-500">matched alias: {h.matchedName}</div>
+                    <div className="text-slate-600">matched alias: {h.matchedName}</div>
                   )}
-                  <div className="font-mono text-slate-400">{h.entityId}</div>
+                  <div className="font-mono text-slate-600">{h.entityId}</div>
                 </td>
                 <td className="px-2 py-1.5">
                   <div className="font-mono">{h.datasetId}</div>
-                  <div className="text-slate-500">{h.programme ?? "—"}</div>
+                  <div className="text-slate-600">{h.programme ?? "—"}</div>
                 </td>
                 <td className="px-2 py-1.5 text-right">
-                  <Badge tone={scoreTone(h.score)}>{h.score.toFixed(2)}</Badge>
+                  <Badge tone={scoreTone(h.score)}>{formatFixed(h.score, 2)}</Badge>
                 </td>
                 {userId && (
                   <td className="px-2 py-1.5 text-right">

@@ -1,5 +1,6 @@
 import { SanctionsHits } from "@/components/sanctions/sanctions-hits";
-import { Badge, LevelBadge } from "@/components/ui";
+import { Badge, EnumLabel, LevelBadge } from "@/components/ui";
+import { formatAggregate } from "@/lib/format";
 import type { TRuleExplanation } from "@/lib/transactions/get-transaction-detail";
 
 function show(value: unknown): string {
@@ -25,34 +26,38 @@ export function RuleExplanation({
     >
       <div className="flex flex-wrap items-center gap-2">
         <span className="font-medium">{rule.ruleId}</span>
-        <span className="text-sm text-slate-600">{rule.name}</span>
+        <span className="text-sm text-slate-700">{rule.name}</span>
         <LevelBadge level={rule.level} />
-        <Badge>{rule.recommendedAction}</Badge>
-        <Badge tone="blue">v{rule.version}</Badge>
-        {rule.status !== "active" && <Badge tone="amber">{rule.status}</Badge>}
+        <Badge>
+          <EnumLabel value={rule.recommendedAction} />
+        </Badge>
+        <Badge tone="blue">Version {rule.version}</Badge>
+        {rule.status !== "active" && (
+          <Badge tone="amber">
+            <EnumLabel value={rule.status} />
+          </Badge>
+        )}
       </div>
-      {rule.reason && <p className="mt-1 text-sm text-slate-600">{rule.reason}</p>}
+      {rule.reason && <p className="mt-1 text-sm text-slate-700">{rule.reason}</p>}
       {rule.condition && (
         <pre className="mt-2 overflow-x-auto rounded bg-slate-900 p-2 text-xs text-slate-100">
           {rule.condition}
         </pre>
       )}
       {(values.length > 0 || aggregates.length > 0) && (
-        <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-xs">
+        <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-0.5 text-xs">
           {values.map(([k, v]) => (
             <div key={k} className="contents">
-              <dt className="font-mono text-slate-500">{k}</dt>
-              <dd className="font-mono">{show(v)}</dd>
+              <dt className="font-mono text-slate-600">{k}</dt>
+              <dd className="break-words font-mono">{show(v)}</dd>
             </div>
           ))}
           {aggregates.map(([k, v]) => (
             <div key={k} className="contents">
-              <dt className="font-mono text-slate-500">aggregates.{k}</dt>
-              <dd className="font-mono">
-                {show(v)}
-                <span className="ml-2 text-slate-400">
-                  {JSON.stringify(rule.aggregateDefinitions[k] ?? {})}
-                </span>
+              <dt className="font-mono text-slate-600">aggregates.{k}</dt>
+              <dd className="break-words">
+                <span className="font-mono">{show(v)}</span>
+                <span className="ml-2 text-slate-600">{formatAggregate(rule.aggregateDefinitions[k])}</span>
               </dd>
             </div>
           ))}

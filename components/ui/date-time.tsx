@@ -8,6 +8,11 @@ const viewerTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 // The server cannot know the viewer's zone: it renders UTC (and says so), the browser then switches to local time.
 const serverTimeZone = () => "UTC";
 
+/** The viewer's IANA time zone in the browser; "UTC" while rendering on the server and hydrating. */
+export function useViewerTimeZone(): string {
+  return useSyncExternalStore(noSubscription, viewerTimeZone, serverTimeZone);
+}
+
 /** A moment in the viewer's time zone with the year; the exact UTC instant on hover. */
 export function DateTime({
   value,
@@ -22,7 +27,7 @@ export function DateTime({
   timeOnly?: boolean;
   className?: string;
 }) {
-  const timeZone = useSyncExternalStore(noSubscription, viewerTimeZone, serverTimeZone);
+  const timeZone = useViewerTimeZone();
   const date = toDate(value);
   if (!date) return <span className={className}>—</span>;
   const text = dateOnly

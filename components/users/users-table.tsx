@@ -1,93 +1,104 @@
 "use client";
 
 import Link from "next/link";
-import { useState } from "react";
-import { Badge, Button, ErrorNote, formatTime, inputClass, LevelBadge, Table, Td } from "@/components/ui";
-import { useUsers } from "@/components/users/hooks";
+import {
+  Badge,
+  Button,
+  DateTime,
+  EnumLabel,
+  ErrorNote,
+  LevelBadge,
+  linkClass,
+  Table,
+  Td,
+} from "@/components/ui";
+import { FilterBar, SelectFilter, TextFilter } from "@/components/ui/filters";
 import { KeysetPager } from "@/components/ui/keyset-pager";
+import { useListFilters } from "@/components/ui/use-list-filters";
+import { useUsers } from "@/components/users/hooks";
+import type { TUserFilters } from "@/components/users/query-keys";
+import type { TRiskSource } from "@/lib/users/list-users";
+import { STORED_USER_STATUSES } from "@/lib/users/schemas";
 
 export function UserStatusBadge({ status }: { status: string }) {
   return (
-    <Badge tone={status === "blocked" ? "red" : status === "inactive" ? "slate" : "green"}>{status}</Badge>
+    <Badge tone={status === "blocked" ? "red" : status === "inactive" ? "slate" : "green"}>
+      <EnumLabel value={status} />
+    </Badge>
   );
 }
 
-export function UsersTable({ initialQ, initialStatus }: { initialQ?: string; initialStatus?: string }) {
-  const [q, setQ] = useState(initialQ ?? "");
-  const [filters, setFilters] = useState<{ q?: string; status?: string }>({
-    q: initialQ,
-    status: initialStatus,
-  });
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const { data, isPending, isFetching, error } = useUsers(filters, cursors[cursors.length - 1]);
+const RISK_SOURCE: Record<TRiskSource, string> = {
+  open_alerts: "highest open alert",
+  latest_transaction: "latest transaction",
+  onboarding: "onboarding screening",
+};
 
-  function update(patch: { q?: string; status?: string }) {
-    setFilters((f) => ({ ...f, ...patch }));
-    setCursors([undefined]);
-  }
+export function UsersTable({ initialFilters }: { initialFilters: TUserFilters }) {
+  const { filters, update, cursor, cursors, setCursors } = useListFilters(initialFilters);
+  const { data, isPending, isFetching, error } = useUsers(filters, cursor);
 
   return (
     <div className="space-y-4">
-      <form
-        className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-3"
-        onSubmit={(e) => {
-          e.preventDefault();
-          update({ q: q.trim() || undefined });
-        }}
-      >
-        <label className="text-xs font-medium text-slate-600">
-          Search
-          <input
-            className={`${inputClass} w-72`}
-            value={q}
-            onChange={(e) => setQ(e.target.value)}
-            placeholder="id, name or email (starts with)"
-          />
-        </label>
-        <label className="text-xs font-medium text-slate-600">
-          Status
-          <select
-            className={inputClass}
-            value={filters.status ?? ""}
-            onChange={(e) => update({ status: e.target.value || undefined })}
-          >
-            <option value="">any</option>
-            <option value="active">active</option>
-            <option value="inactive">inactive</option>
-            <option value="blocked">blocked</option>
-          </select>
-        </label>
+      <FilterBar busy={isFetching} label="User filters">
+        <TextFilter
+          label="Search"
+          value={filters.q}
+          onChange={(q) => update({ q })}
+          placeholder="Start of an id, a name or an email"
+          className="w-72"
+        />
+        <SelectFilter
+          label="Status"
+          value={filters.status}
+          options={STORED_USER_STATUSES}
+          onChange={(status) => update({ status })}
+        />
+        {/* The search applies on Enter or when the field loses focus, which this click causes. */}
         <Button type="submit" variant="secondary">
           Search
         </Button>
-        {isFetching && <span className="pb-2 text-xs text-slate-400">Loading…</span>}
-      </form>
+      </FilterBar>
       {error && <ErrorNote>{error.message}</ErrorNote>}
       <Table
-        head={["User", "Name", "Email", "Status", "Risk", "Created"]}
+        head={["User", "Status", "Risk", "Open alerts", "Last activity", "Created"]}
         empty={
           !isPending && data?.users.length === 0 ? (
-            <p className="p-6 text-center text-sm text-slate-500">No users match.</p>
+            <p className="p-6 text-center text-sm text-slate-600">No users match.</p>
           ) : null
         }
       >
         {data?.users.map((u) => (
           <tr key={u.id} className="hover:bg-slate-50" data-testid="user-row">
             <Td>
-              <Link
-                className="font-mono text-brand-700 hover:underline"
-                href={`/dashboard/users/${encodeURIComponent(u.id)}`}
-              >
-                {u.id}
+              <Link className={`block ${linkClass}`} href={`/dashboard/users/${encodeURIComponent(u.id)}`}>
+                <span className="font-medium">{u.name ?? u.id}</span>
+                {u.name && <span className="block font-mono text-xs text-slate-600">{u.id}</span>}
               </Link>
+              {u.email && <span className="block text-xs text-slate-600">{u.email}</span>}
             </Td>
-            <Td>{u.name ?? "—"}</Td>
-            <Td>{u.email ?? "—"}</Td>
             <Td>
               <UserStatusBadge status={u.status} />
             </Td>
-            <Td>{u.riskLevel ? <LevelBadge level={u.riskLevel} /> : "—"}</Td>
-            <Td className="text-xs text-slate-500">{formatTime(u.createdAt)}</Td>
+            <Td>
+              {u.riskLevel && u.riskSource ? (
+                <span title={`From the ${RISK_SOURCE[u.riskSource]}`}>
+                  <LevelBadge level={u.riskLevel} />
+                  <span className="ml-1 text-xs text-slate-600">{RISK_SOURCE[u.riskSource]}</span>
+                </span>
+              ) : (
+                <span className="text-slate-600">Not screened</span>
+              )}
+            </Td>
+            <Td className="tabular-nums">
+              {u.openAlerts > 0 ? <Badge tone="amber">{u.openAlerts}</Badge> : "0"}
+            </Td>
+            <Td className="text-xs text-slate-700">
+              <DateTime value={u.lastActivityAt} />
+            </Td>
+            <Td className="text-xs text-slate-700">
+              <DateTime value={u.createdAt} dateOnly />
+            </Td>
           </tr>
         ))}
       </Table>

@@ -1,4 +1,6 @@
 import { prisma } from "@/lib/db";
+import { resolvePeople } from "@/lib/dashboard-users/resolve-people";
+import type { TPerson } from "@/lib/format";
 import type { TFxConversion } from "@/lib/fx/rates";
 import type { TListLookup } from "@/lib/lists/in-list";
 import { notFound } from "@/lib/http/errors";
@@ -78,6 +80,8 @@ export type TTransactionDetail = {
     isFraudulent: boolean | null;
     source: string;
     actor: string | null;
+    /** The dashboard user who made a dashboard change, as a person. */
+    actorPerson: TPerson | null;
     occurredAt: number;
     createdAt: number;
   }[];
@@ -88,11 +92,12 @@ export type TTransactionDetail = {
     level: string;
     status: string;
     reviewedBy: string | null;
+    reviewer: TPerson | null;
     reviewedAt: number | null;
     feedback: string | null;
     createdAt: number;
   }[];
-  comments: { id: string; comment: string; commenter: string; source: string; createdAt: number }[];
+  comments: { id: string; comment: string; commenter: TPerson; source: string; createdAt: number }[];
 };
 
 const HISTORY_LIMIT = 200;
@@ -143,7 +148,17 @@ export async function getTransactionDetail({
 
   // A transaction replaced mid-screening may have no decisionId yet: fall back to its newest decision.
   const currentId = tx.decisionId ?? decisions[0]?.id ?? null;
-  const decision = current ?? (currentId ? await explainDecision({ clientId, decisionId: currentId }) : null);
+  const [decision, people] = await Promise.all([
+    current ?? (currentId ? explainDecision({ clientId, decisionId: currentId }) : null),
+    resolvePeople({
+      clientId,
+      emails: [
+        ...alerts.map((a) => a.reviewedBy),
+        ...updates.filter((u) => u.source === "dashboard").map((u) => u.actor),
+      ],
+      ids: comments.filter((c) => c.source === "dashboard").map((c) => c.commenterId),
+    }),
+  ]);
   return {
     transaction: {
       id: tx.id,
@@ -186,6 +201,7 @@ export async function getTransactionDetail({
       isFraudulent: u.isFraudulent,
       source: u.source,
       actor: u.actor,
+      actorPerson: u.source === "dashboard" ? people.byEmail(u.actor) : null,
       occurredAt: u.occurredAt.getTime(),
       createdAt: u.createdAt.getTime(),
     })),
@@ -196,6 +212,7 @@ export async function getTransactionDetail({
       level: a.level,
       status: a.status,
       reviewedBy: a.reviewedBy,
+      reviewer: people.byEmail(a.reviewedBy),
       reviewedAt: a.reviewedAt?.getTime() ?? null,
       feedback: a.feedback,
       createdAt: a.createdAt.getTime(),
@@ -203,7 +220,7 @@ export async function getTransactionDetail({
     comments: comments.map((c) => ({
       id: c.id,
       comment: c.comment,
-      commenter: c.commenterDisplayName ?? c.commenterId,
+      commenter: people.commenter(c),
       source: c.source,
       createdAt: c.createdAt.getTime(),
     })),

@@ -1,4 +1,6 @@
 import { prisma } from "@/lib/db";
+import { resolvePeople } from "@/lib/dashboard-users/resolve-people";
+import type { TPerson } from "@/lib/format";
 import { notFound } from "@/lib/http/errors";
 
 export type TUserProfile = {
@@ -41,14 +43,14 @@ export type TUserProfile = {
     toStatus: string;
     source: string;
     comment: string | null;
-    reviewer: string | null;
+    reviewer: TPerson | null;
     reason: string | null;
     createdAt: number;
   }[];
   comments: {
     id: string;
     comment: string;
-    commenter: string;
+    commenter: TPerson;
     source: string;
     transactionId: string | null;
     createdAt: number;
@@ -89,6 +91,11 @@ export async function getUserProfile({
     }),
   ]);
   if (!user) throw notFound("/userId", "User not found");
+  const people = await resolvePeople({
+    clientId,
+    emails: statusHistory.filter((s) => s.source === "dashboard").map((s) => s.reviewer),
+    ids: comments.filter((c) => c.source === "dashboard").map((c) => c.commenterId),
+  });
   return {
     user: {
       id: user.id,
@@ -128,14 +135,19 @@ export async function getUserProfile({
       toStatus: s.toStatus,
       source: s.source,
       comment: s.comment,
-      reviewer: s.reviewer,
+      reviewer:
+        s.source === "dashboard"
+          ? people.byEmail(s.reviewer)
+          : s.reviewer
+            ? { name: null, email: s.reviewer }
+            : null,
       reason: s.reason,
       createdAt: s.createdAt.getTime(),
     })),
     comments: comments.map((c) => ({
       id: c.id,
       comment: c.comment,
-      commenter: c.commenterDisplayName ?? c.commenterId,
+      commenter: people.commenter(c),
       source: c.source,
       transactionId: c.transactionId,
       createdAt: c.createdAt.getTime(),

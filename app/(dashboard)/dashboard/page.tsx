@@ -1,7 +1,9 @@
 import { requirePagePermission } from "@/lib/auth/permissions";
 import Link from "next/link";
-import { HourlyBars, levelColor, ShareBars, Stat } from "@/components/overview/charts";
-import { Card, PageHeader } from "@/components/ui";
+import { levelColor, ShareBars, Stat } from "@/components/overview/charts";
+import { HourlyBars } from "@/components/overview/hourly-bars";
+import { Card, linkClass, PageHeader } from "@/components/ui";
+import { formatNumber, formatPerson } from "@/lib/format";
 import { getOverview } from "@/lib/overview/get-overview";
 
 export default async function OverviewPage() {
@@ -12,26 +14,27 @@ export default async function OverviewPage() {
     <div className="space-y-6">
       <PageHeader
         title="Overview"
-        subtitle={`Signed in as ${user.email}. Figures for the last 24 hours unless noted.`}
+        subtitle={`Signed in as ${formatPerson(user)}. Figures for the last 24 hours unless noted.`}
       />
       <div className="grid gap-4 sm:grid-cols-3">
         <Stat
           label="Transactions screened (24 h)"
-          value={o.screened24h.toLocaleString("en")}
+          value={formatNumber(o.screened24h)}
           testId="stat-screened"
         />
         <Stat
           label="Open alerts"
-          value={`${o.openAlerts.count.toLocaleString("en")}${o.openAlerts.capped ? "+" : ""}`}
+          value={`${formatNumber(o.openAlerts.count)}${o.openAlerts.capped ? "+" : ""}`}
           hint="waiting for review"
           testId="stat-open-alerts"
         />
         <Stat
           label="Flagged (24 h)"
-          value={o.byRiskLevel
-            .filter((r) => r.key === "high" || r.key === "very_high")
-            .reduce((s, r) => s + r.count, 0)
-            .toLocaleString("en")}
+          value={formatNumber(
+            o.byRiskLevel
+              .filter((r) => r.key === "high" || r.key === "very_high")
+              .reduce((s, r) => s + r.count, 0),
+          )}
           hint="high or very high risk"
         />
       </div>
@@ -47,7 +50,7 @@ export default async function OverviewPage() {
         </Card>
         <Card title="Top firing rules (7 days)">
           {o.topRules7d.length === 0 ? (
-            <p className="text-sm text-slate-500">No alerts in the last 7 days.</p>
+            <p className="text-sm text-slate-600">No alerts in the last 7 days.</p>
           ) : (
             <ul className="space-y-2" data-testid="top-rules">
               {o.topRules7d.map((r) => (
@@ -55,12 +58,12 @@ export default async function OverviewPage() {
                   <div className="flex justify-between gap-2">
                     <Link
                       href={`/dashboard/alerts?ruleId=${encodeURIComponent(r.ruleId)}&status=all`}
-                      className="truncate text-brand-700 hover:underline"
+                      className={`truncate ${linkClass}`}
                       title={r.ruleName}
                     >
                       {r.ruleId}
                     </Link>
-                    <span className="tabular-nums text-slate-500">{r.count.toLocaleString("en")}</span>
+                    <span className="tabular-nums text-slate-600">{formatNumber(r.count)}</span>
                   </div>
                   <div className="mt-1 h-2 rounded bg-slate-100">
                     <div

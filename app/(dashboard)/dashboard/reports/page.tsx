@@ -1,7 +1,8 @@
 import { requirePagePermission } from "@/lib/auth/permissions";
 import Link from "next/link";
 import { StatusBadge } from "@/components/reports/report-views";
-import { Badge, formatTime, inputClass, PageHeader, Table, Td } from "@/components/ui";
+import { Badge, DateTime, inputClass, linkClass, PageHeader, Table, Td } from "@/components/ui";
+import { formatEnum } from "@/lib/format";
 import { listReports } from "@/lib/reports/list-reports";
 import {
   REPORT_STATUSES,
@@ -55,7 +56,7 @@ export default async function ReportsPage({
             <option value="">Any</option>
             {REPORT_STATUSES.map((s) => (
               <option key={s} value={s}>
-                {s.replace("_", " ")}
+                {formatEnum(s)}
               </option>
             ))}
           </select>
@@ -106,7 +107,7 @@ export default async function ReportsPage({
       <Table
         head={["Report", "Type", "Status", "Case", "FIU ref", "User", "Tx", "Created", "Filed"]}
         empty={
-          reports.length === 0 ? <p className="p-4 text-sm text-slate-500">No reports match.</p> : undefined
+          reports.length === 0 ? <p className="p-4 text-sm text-slate-600">No reports match.</p> : undefined
         }
       >
         {reports.map((r) => (
@@ -114,7 +115,7 @@ export default async function ReportsPage({
             <Td>
               <Link
                 href={`/dashboard/reports/${encodeURIComponent(r.id)}`}
-                className="font-medium text-brand-600 hover:underline"
+                className={`font-medium ${linkClass}`}
               >
                 {r.title ?? r.id}
               </Link>
@@ -129,8 +130,10 @@ export default async function ReportsPage({
             <Td>{r.fiuReferenceNumber ?? "—"}</Td>
             <Td className="font-mono text-xs">{r.userId ?? "—"}</Td>
             <Td>{r.transactionCount}</Td>
-            <Td>{formatTime(r.createdAt)}</Td>
-            <Td>{formatTime(r.submittedAt)}</Td>
+            <Td>
+              <DateTime value={r.createdAt} />
+            </Td>
+            <Td>{r.submittedAt ? <DateTime value={r.submittedAt} /> : "—"}</Td>
           </tr>
         ))}
       </Table>

@@ -13,8 +13,11 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
   const sp = await searchParams;
   return (
     <div>
-      <PageHeader title="Users" subtitle="Search by the start of an id, a name or an email." />
-      <UsersTable initialQ={one(sp.q)} initialStatus={one(sp.status)} />
+      <PageHeader
+        title="Users"
+        subtitle="Each user with the risk to act on, the alerts still open and the latest activity."
+      />
+      <UsersTable initialFilters={{ q: one(sp.q), status: one(sp.status) }} />
     </div>
   );
 }

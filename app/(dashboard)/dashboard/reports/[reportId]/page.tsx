@@ -5,7 +5,9 @@ import { AuditTrail } from "@/components/reports/audit-trail";
 import { ReportEditor } from "@/components/reports/report-editor";
 import { IndicatorsForm, WorkflowPanel } from "@/components/reports/report-forms";
 import { ContentTree, StatusBadge } from "@/components/reports/report-views";
-import { Badge, Card, formatTime, PageHeader } from "@/components/ui";
+import { Badge, Card, DateTime, linkClass, PageHeader, PersonName } from "@/components/ui";
+import { resolvePeople } from "@/lib/dashboard-users/resolve-people";
+import { formatEnum } from "@/lib/format";
 import { prisma } from "@/lib/db";
 import { ApiError } from "@/lib/http/errors";
 import { verifyAuditChain } from "@/lib/reports/audit";
@@ -71,11 +73,8 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
   const actorIds = [
     ...new Set((report.audit ?? []).map((a) => a.actorId).concat(extra.preparedById, report.submittedById)),
   ].filter((id): id is string => !!id);
-  const people = await prisma.dashboardUser.findMany({
-    where: { clientId: user.clientId, id: { in: actorIds } },
-    select: { id: true, email: true },
-  });
-  const actors = Object.fromEntries(people.map((p) => [p.id, p.email]));
+  const people = await resolvePeople({ clientId: user.clientId, ids: actorIds });
+  const actors = Object.fromEntries(actorIds.map((id) => [id, people.byId(id)]));
 
   const isOfficer = user.role === "reporting_officer";
   const editable = isOfficer && EDITABLE_STATUSES.includes(report.status);
@@ -100,14 +99,18 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
             <span>
               · FIU ref <span data-testid="fiu-reference-number">{report.fiuReferenceNumber ?? "—"}</span>
             </span>
-            <span>· created {formatTime(report.createdAt)}</span>
+            <span>
+              · created <DateTime value={report.createdAt} />
+            </span>
             {report.submittedAt && (
-              <span data-testid="submitted-at">· filed {formatTime(report.submittedAt)}</span>
+              <span data-testid="submitted-at">
+                · filed <DateTime value={report.submittedAt} />
+              </span>
             )}
           </span>
         }
         actions={
-          <Link href="/dashboard/reports" className="text-sm text-brand-600 hover:underline">
+          <Link href="/dashboard/reports" className={`text-sm ${linkClass}`}>
             ← All reports
           </Link>
         }
@@ -171,9 +174,9 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
         <div className="lg:col-span-2">
           <Card title="Report fields">
             {!editable && (
-              <p className="mb-3 text-sm text-slate-500">
+              <p className="mb-3 text-sm text-slate-600">
                 {isOfficer
-                  ? `A ${report.status.replace("_", " ")} report is frozen; fields can be changed in draft, amended or resubmission required.`
+                  ? `A ${formatEnum(report.status).toLowerCase()} report is frozen; fields can be changed in draft, amended or resubmission required.`
                   : "Only reporting officers change reports."}
               </p>
             )}
@@ -187,17 +190,17 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
         <div className="space-y-6">
           <Card title="Workflow">
             <dl className="mb-4 grid grid-cols-2 gap-1 text-sm">
-              <dt className="text-slate-500">Prepared by</dt>
+              <dt className="text-slate-600">Prepared by</dt>
               <dd data-testid="prepared-by" className="truncate">
-                {extra.preparedById ? (actors[extra.preparedById] ?? extra.preparedById) : "—"}
+                <PersonName person={extra.preparedById ? people.byId(extra.preparedById) : null} />
               </dd>
-              <dt className="text-slate-500">Filed by</dt>
+              <dt className="text-slate-600">Filed by</dt>
               <dd data-testid="filed-by" className="truncate">
-                {report.submittedById ? (actors[report.submittedById] ?? report.submittedById) : "—"}
+                <PersonName person={report.submittedById ? people.byId(report.submittedById) : null} />
               </dd>
             </dl>
             {!isOfficer && (
-              <p className="mb-2 text-sm text-slate-500">Only reporting officers change reports.</p>
+              <p className="mb-2 text-sm text-slate-600">Only reporting officers change reports.</p>
             )}
             <WorkflowPanel
               action={transitionAction.bind(null, report.id)}

@@ -7,7 +7,18 @@ import { ConfirmActions } from "@/components/transactions/confirm-actions";
 import { ListLookups } from "@/components/transactions/list-lookups";
 import { RuleExplanation } from "@/components/transactions/rule-explanation";
 import { CommentForm } from "@/components/users/comment-form";
-import { Badge, Card, formatTime, LevelBadge, PageHeader } from "@/components/ui";
+import {
+  Badge,
+  Card,
+  DateTime,
+  EnumLabel,
+  LevelBadge,
+  linkClass,
+  Money,
+  PageHeader,
+  PersonName,
+} from "@/components/ui";
+import { formatEnum, formatNumber } from "@/lib/format";
 import { ApiError } from "@/lib/http/errors";
 import { listSanctionsFalseMatches } from "@/lib/sanctions/mark-false-match";
 import { getTransactionDetail, type TTransactionDetail } from "@/lib/transactions/get-transaction-detail";
@@ -56,14 +67,14 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
         subtitle={
           <span className="flex flex-wrap items-center gap-2">
             <LevelBadge level={t.riskLevel} />
-            <Badge>{t.recommendedAction}</Badge>
-            <span data-testid="transaction-status">{t.status}</span>
-            <span className="tabular-nums">
-              {t.amount} {t.currencyCode}
-            </span>
-            <span>{formatTime(t.occurredAt)}</span>
-            {t.isFraud && <Badge tone="red">confirmed fraud</Badge>}
-            {t.isChargeback && <Badge tone="amber">chargeback</Badge>}
+            <Badge>
+              <EnumLabel value={t.recommendedAction} />
+            </Badge>
+            <EnumLabel value={t.status} />
+            <Money amount={t.amount} currency={t.currencyCode} />
+            <DateTime value={t.occurredAt} />
+            {t.isFraud && <Badge tone="red">Confirmed fraud</Badge>}
+            {t.isChargeback && <Badge tone="amber">Chargeback</Badge>}
           </span>
         }
         actions={
@@ -73,31 +84,31 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
         }
       />
 
-      <div className="grid gap-4 lg:grid-cols-3">
+      {/* min-w-0: the request's long lines scroll inside their card instead of widening the page */}
+      <div className="grid gap-4 lg:grid-cols-3 [&>*]:min-w-0">
         <Card title="Parties" className="lg:col-span-1">
           <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
-            <dt className="text-slate-500">User</dt>
-            <dd>
+            <dt className="text-slate-600">User</dt>
+            <dd className="min-w-0 break-words">
               {t.userId ? (
-                <Link
-                  className="text-brand-700 hover:underline"
-                  href={`/dashboard/users/${encodeURIComponent(t.userId)}`}
-                >
+                <Link className={linkClass} href={`/dashboard/users/${encodeURIComponent(t.userId)}`}>
                   {d.user?.name ?? t.userId}
                 </Link>
               ) : (
                 "—"
               )}
-              {d.user && <span className="ml-2 text-xs text-slate-500">{d.user.status}</span>}
+              {d.user && <EnumLabel className="ml-2 text-xs text-slate-600" value={d.user.status} />}
             </dd>
-            <dt className="text-slate-500">Merchant</dt>
-            <dd>{t.merchantId ?? "—"}</dd>
-            <dt className="text-slate-500">Direction</dt>
-            <dd>{t.direction ?? "—"}</dd>
-            <dt className="text-slate-500">Method</dt>
-            <dd>{t.paymentMethod ?? "—"}</dd>
-            <dt className="text-slate-500">Screened</dt>
-            <dd>{formatTime(t.assessedAt)}</dd>
+            <dt className="text-slate-600">Merchant</dt>
+            <dd className="min-w-0 break-words">{t.merchantId ?? "—"}</dd>
+            <dt className="text-slate-600">Direction</dt>
+            <dd>{t.direction ? <EnumLabel value={t.direction} /> : "—"}</dd>
+            <dt className="text-slate-600">Method</dt>
+            <dd>{t.paymentMethod ? <EnumLabel value={t.paymentMethod} /> : "—"}</dd>
+            <dt className="text-slate-600">Screened</dt>
+            <dd>
+              <DateTime value={t.assessedAt} />
+            </dd>
           </dl>
         </Card>
         <Card title="Request as sent" className="lg:col-span-2">
@@ -107,13 +118,19 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
         </Card>
       </div>
 
-      <Card title={decision ? `Decision: ${decision.riskLevel} / ${decision.recommendedAction}` : "Decision"}>
+      <Card
+        title={
+          decision
+            ? `Decision: ${formatEnum(decision.riskLevel)} risk, ${formatEnum(decision.recommendedAction)}`
+            : "Decision"
+        }
+      >
         {!decision ? (
-          <p className="text-sm text-slate-500">No decision recorded.</p>
+          <p className="text-sm text-slate-600">No decision recorded.</p>
         ) : (
           <div className="space-y-4">
-            <p className="text-xs text-slate-500">
-              Evaluated {formatTime(decision.createdAt)} in {decision.durationMs.toFixed(1)} ms ·{" "}
+            <p className="text-xs text-slate-600">
+              Evaluated <DateTime value={decision.createdAt} /> in {formatNumber(decision.durationMs, 1)} ms ·{" "}
               {decision.fired.length +
                 decision.shadowHits.length +
                 decision.errors.length +
@@ -125,7 +142,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
             <section>
               <h3 className="mb-2 text-sm font-semibold">Rules that fired ({decision.fired.length})</h3>
               {decision.fired.length === 0 ? (
-                <p className="text-sm text-slate-500">No active rule fired.</p>
+                <p className="text-sm text-slate-600">No active rule fired.</p>
               ) : (
                 <ul className="space-y-2" data-testid="fired-rules">
                   {decision.fired.map((r) => (
@@ -139,7 +156,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
                 <h3 className="mb-1 text-sm font-semibold">
                   Dry-run and muted hits ({decision.shadowHits.length})
                 </h3>
-                <p className="mb-2 text-xs text-slate-500">
+                <p className="mb-2 text-xs text-slate-600">
                   Recorded for tuning only: never in the answer, alerts or webhooks.
                 </p>
                 <ul className="space-y-2" data-testid="shadow-hits">
@@ -174,12 +191,17 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
               </details>
             )}
             {d.previousDecisions.length > 0 && (
-              <p className="text-xs text-slate-500">
-                Earlier decisions:{" "}
-                {d.previousDecisions
-                  .map((p) => `${formatTime(p.createdAt)} ${p.riskLevel}/${p.recommendedAction}`)
-                  .join("; ")}
-              </p>
+              <div className="text-xs text-slate-600">
+                Earlier decisions:
+                <ul className="mt-1 space-y-0.5">
+                  {d.previousDecisions.map((p) => (
+                    <li key={p.id}>
+                      <DateTime value={p.createdAt} />: {formatEnum(p.riskLevel)} risk,{" "}
+                      {formatEnum(p.recommendedAction)}
+                    </li>
+                  ))}
+                </ul>
+              </div>
             )}
           </div>
         )}
@@ -188,7 +210,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
       <div className="grid gap-4 lg:grid-cols-2">
         <Card title={`Alerts (${d.alerts.length})`}>
           {d.alerts.length === 0 ? (
-            <p className="text-sm text-slate-500">No alerts.</p>
+            <p className="text-sm text-slate-600">No alerts.</p>
           ) : (
             <ul className="divide-y divide-slate-100 text-sm" data-testid="transaction-alerts">
               {d.alerts.map((a) => (
@@ -198,9 +220,10 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
                     <span className="font-medium">{a.ruleId}</span>
                     <AlertStatusBadge status={a.status} />
                   </div>
-                  {a.reviewedBy && (
-                    <p className="text-xs text-slate-500">
-                      {a.reviewedBy} · {formatTime(a.reviewedAt)} {a.feedback ? `· ${a.feedback}` : ""}
+                  {a.reviewer && (
+                    <p className="text-xs text-slate-600">
+                      <PersonName person={a.reviewer} /> · <DateTime value={a.reviewedAt} />
+                      {a.feedback ? ` · ${a.feedback}` : ""}
                     </p>
                   )}
                 </li>
@@ -214,15 +237,15 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
               <li key={u.id} className="border-l-2 border-slate-200 pl-3">
                 <div className="flex flex-wrap items-center gap-2">
                   <span className="font-medium">
-                    {u.status ?? (u.isFraudulent ? "fraud confirmed" : "update")}
+                    {u.status ? formatEnum(u.status) : u.isFraudulent ? "Fraud confirmed" : "Update"}
                   </span>
-                  <span className="text-xs text-slate-500">{formatTime(u.occurredAt)}</span>
+                  <DateTime className="text-xs text-slate-600" value={u.occurredAt} />
                   <Badge tone={u.source === "dashboard" ? "blue" : "slate"}>
-                    {u.source === "dashboard" ? (u.actor ?? "dashboard") : u.source}
+                    {u.actorPerson ? <PersonName person={u.actorPerson} /> : <EnumLabel value={u.source} />}
                   </Badge>
                 </div>
-                <p className="text-xs text-slate-600">
-                  {[u.type, u.reason, u.description].filter(Boolean).join(" · ") || "—"}
+                <p className="text-xs text-slate-700">
+                  {[u.type && formatEnum(u.type), u.reason, u.description].filter(Boolean).join(" · ") || "—"}
                 </p>
               </li>
             ))}
@@ -234,9 +257,10 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
         <ul className="mb-4 space-y-2">
           {d.comments.map((c) => (
             <li key={c.id} className="rounded-md bg-slate-50 p-2 text-sm">
-              <p>{c.comment}</p>
-              <p className="text-xs text-slate-500">
-                {c.commenter} · {formatTime(c.createdAt)} · {c.source}
+              <p className="whitespace-pre-wrap break-words">{c.comment}</p>
+              <p className="text-xs text-slate-600">
+                <PersonName person={c.commenter} /> · <DateTime value={c.createdAt} /> ·{" "}
+                <EnumLabel value={c.source} />
               </p>
             </li>
           ))}

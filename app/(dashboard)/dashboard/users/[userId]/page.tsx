@@ -5,7 +5,7 @@ import { TransactionsTable } from "@/components/transactions/transactions-table"
 import { CommentForm } from "@/components/users/comment-form";
 import { StatusActions } from "@/components/users/status-actions";
 import { UserStatusBadge } from "@/components/users/users-table";
-import { Badge, Card, formatTime, LevelBadge, PageHeader } from "@/components/ui";
+import { Badge, Card, DateTime, EnumLabel, LevelBadge, PageHeader, PersonName } from "@/components/ui";
 import { ApiError } from "@/lib/http/errors";
 import { listSanctionsFalseMatches } from "@/lib/sanctions/mark-false-match";
 import { explainDecision } from "@/lib/transactions/get-transaction-detail";
@@ -38,6 +38,28 @@ function summary(data: unknown, keys: string[]): string {
     .join(" · ");
 }
 
+type TStatusChange = TUserProfile["statusHistory"][number];
+
+/**
+ * What a status change says and who made it. A dashboard change's reason only repeats its comment and
+ * reviewer (the webhook's text), so the comment stands alone there.
+ */
+function StatusChangeNote({ change, className }: { change: TStatusChange; className?: string }) {
+  const reason = change.source === "dashboard" || change.reason === change.comment ? null : change.reason;
+  const notes = [change.comment, reason].filter((x): x is string => !!x).join(" · ");
+  return (
+    <span className={className}>
+      {notes}
+      {change.reviewer && (
+        <>
+          {notes && " · "}By <PersonName person={change.reviewer} />
+        </>
+      )}
+      {!notes && !change.reviewer && "—"}
+    </span>
+  );
+}
+
 export default async function UserPage({ params }: { params: Promise<{ userId: string }> }) {
   const viewer = await requirePagePermission("dashboard.read");
   const { userId } = await params;
@@ -45,6 +67,8 @@ export default async function UserPage({ params }: { params: Promise<{ userId: s
   const u = p.user;
   const canAct = can(viewer.role, "users.review");
   const name = [u.firstName, u.lastName].filter(Boolean).join(" ");
+  // The change that set the current status, shown as comment and reviewer rather than the webhook's reason text.
+  const latestChange = p.statusHistory[0]?.toStatus === u.status ? p.statusHistory[0] : undefined;
   const [onboarding, falseMatches] = await Promise.all([
     u.decisionId ? explainDecision({ clientId: viewer.clientId, decisionId: u.decisionId }) : null,
     listSanctionsFalseMatches({ clientId: viewer.clientId, userId: u.id }),
@@ -61,28 +85,47 @@ export default async function UserPage({ params }: { params: Promise<{ userId: s
             <span data-testid="user-status">
               <UserStatusBadge status={u.status} />
             </span>
-            {u.statusReason && <span className="text-slate-500">{u.statusReason}</span>}
-            {u.riskLevel && <LevelBadge level={u.riskLevel} />}
+            {latestChange ? (
+              <StatusChangeNote className="text-slate-600" change={latestChange} />
+            ) : (
+              u.statusReason && <span className="text-slate-600">{u.statusReason}</span>
+            )}
           </span>
         }
         actions={canAct ? <StatusActions userId={u.id} status={u.status} /> : undefined}
       />
-      <div className="grid gap-4 lg:grid-cols-3">
+      {/* min-w-0: a long id or record line wraps or scrolls inside its card instead of widening the page */}
+      <div className="grid gap-4 lg:grid-cols-3 [&>*]:min-w-0">
         <Card title="Profile">
           <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
-            <dt className="text-slate-500">Email</dt>
-            <dd>{u.email ?? "—"}</dd>
-            <dt className="text-slate-500">Phone</dt>
+            <dt className="text-slate-600">Email</dt>
+            <dd className="break-all">{u.email ?? "—"}</dd>
+            <dt className="text-slate-600">Phone</dt>
             <dd>{u.phone ?? "—"}</dd>
-            <dt className="text-slate-500">Created</dt>
-            <dd>{formatTime(u.createdAt)}</dd>
-            <dt className="text-slate-500">Updated</dt>
-            <dd>{formatTime(u.updatedAt)}</dd>
-            <dt className="text-slate-500">Onboarding</dt>
-            <dd>{u.riskLevel ? `${u.riskLevel} / ${u.recommendedAction ?? ""}` : "not screened"}</dd>
+            <dt className="text-slate-600">Created</dt>
+            <dd>
+              <DateTime value={u.createdAt} />
+            </dd>
+            <dt className="text-slate-600">Updated</dt>
+            <dd>
+              <DateTime value={u.updatedAt} />
+            </dd>
+            <dt className="text-slate-600">Onboarding</dt>
+            <dd>
+              {u.riskLevel ? (
+                <>
+                  <LevelBadge level={u.riskLevel} />{" "}
+                  {u.recommendedAction && (
+                    <EnumLabel className="text-slate-700" value={u.recommendedAction} />
+                  )}
+                </>
+              ) : (
+                "Not screened"
+              )}
+            </dd>
           </dl>
           <details className="mt-3">
-            <summary className="cursor-pointer text-xs text-slate-500">Latest record as sent</summary>
+            <summary className="cursor-pointer text-xs text-slate-700">Latest record as sent</summary>
             <pre className="mt-2 max-h-64 overflow-auto rounded bg-slate-50 p-2 text-xs">
               {JSON.stringify(u.data, null, 2)}
             </pre>
@@ -90,18 +133,20 @@ export default async function UserPage({ params }: { params: Promise<{ userId: s
         </Card>
         <Card title={`Devices (${p.devices.length})`}>
           {p.devices.length === 0 ? (
-            <p className="text-sm text-slate-500">No devices.</p>
+            <p className="text-sm text-slate-600">No devices.</p>
           ) : (
             <ul className="divide-y divide-slate-100 text-sm">
               {p.devices.map((d) => (
                 <li key={d.id} className="py-1.5">
-                  <div className="font-mono text-xs">{d.id}</div>
-                  <div className="text-xs text-slate-500">
+                  <div className="break-all font-mono text-xs">{d.id}</div>
+                  <div className="break-words text-xs text-slate-600">
                     {[d.fingerprint, d.ipAddress, summary(d.data, ["platform", "os", "model", "browser"])]
                       .filter(Boolean)
                       .join(" · ")}
                   </div>
-                  <div className="text-xs text-slate-400">last seen {formatTime(d.lastSeenAt)}</div>
+                  <div className="text-xs text-slate-600">
+                    Last seen <DateTime value={d.lastSeenAt} />
+                  </div>
                 </li>
               ))}
             </ul>
@@ -109,18 +154,22 @@ export default async function UserPage({ params }: { params: Promise<{ userId: s
         </Card>
         <Card title={`Payment instruments (${p.instruments.length})`}>
           {p.instruments.length === 0 ? (
-            <p className="text-sm text-slate-500">No payment instruments.</p>
+            <p className="text-sm text-slate-600">No payment instruments.</p>
           ) : (
             <ul className="divide-y divide-slate-100 text-sm">
               {p.instruments.map((i) => (
                 <li key={i.id} className="py-1.5">
-                  <div className="flex items-center gap-2">
-                    <span className="font-mono text-xs">{i.id}</span>
-                    <Badge>{i.method ?? "?"}</Badge>
-                    <Badge tone={i.status === "linked" ? "green" : "slate"}>{i.status}</Badge>
-                    {i.inferred && <Badge tone="blue">inferred</Badge>}
+                  <div className="flex flex-wrap items-center gap-2">
+                    <span className="break-all font-mono text-xs">{i.id}</span>
+                    <Badge>{i.method ? <EnumLabel value={i.method} /> : "Unknown method"}</Badge>
+                    <Badge tone={i.status === "linked" ? "green" : "slate"}>
+                      <EnumLabel value={i.status} />
+                    </Badge>
+                    {i.inferred && <Badge tone="blue">Inferred</Badge>}
                   </div>
-                  <div className="text-xs text-slate-500">{formatTime(i.updatedAt)}</div>
+                  <div className="text-xs text-slate-600">
+                    <DateTime value={i.updatedAt} />
+                  </div>
                 </li>
               ))}
             </ul>
@@ -143,14 +192,15 @@ export default async function UserPage({ params }: { params: Promise<{ userId: s
               <li key={s.id} className="border-l-2 border-slate-200 pl-3" data-testid="status-history-row">
                 <div className="flex flex-wrap items-center gap-2">
                   <span>
-                    {s.fromStatus ?? "new"} → <span className="font-medium">{s.toStatus}</span>
+                    {s.fromStatus ? <EnumLabel value={s.fromStatus} /> : "New"} →{" "}
+                    <EnumLabel className="font-medium" value={s.toStatus} />
                   </span>
-                  <span className="text-xs text-slate-500">{formatTime(s.createdAt)}</span>
-                  <Badge tone={s.source === "dashboard" ? "blue" : "slate"}>{s.source}</Badge>
+                  <DateTime className="text-xs text-slate-600" value={s.createdAt} />
+                  <Badge tone={s.source === "dashboard" ? "blue" : "slate"}>
+                    <EnumLabel value={s.source} />
+                  </Badge>
                 </div>
-                <p className="text-xs text-slate-600">
-                  {[s.reviewer, s.reason, s.comment].filter(Boolean).join(" · ") || "—"}
-                </p>
+                <StatusChangeNote className="block text-xs text-slate-700" change={s} />
               </li>
             ))}
           </ol>
@@ -159,9 +209,10 @@ export default async function UserPage({ params }: { params: Promise<{ userId: s
           <ul className="mb-4 max-h-96 space-y-2 overflow-auto" data-testid="user-comments">
             {p.comments.map((c) => (
               <li key={c.id} className="rounded-md bg-slate-50 p-2 text-sm">
-                <p>{c.comment}</p>
-                <p className="text-xs text-slate-500">
-                  {c.commenter} · {formatTime(c.createdAt)} · {c.source}
+                <p className="whitespace-pre-wrap break-words">{c.comment}</p>
+                <p className="text-xs text-slate-600">
+                  <PersonName person={c.commenter} /> · <DateTime value={c.createdAt} /> ·{" "}
+                  <EnumLabel value={c.source} />
                   {c.transactionId && <> · on {c.transactionId}</>}
                 </p>
               </li>
