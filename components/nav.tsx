@@ -18,6 +18,7 @@ export const NAV_ITEMS: TNavItem[] = [
   { href: "/dashboard/users", label: "Users", permission: "dashboard.read" },
   { href: "/dashboard/rules", label: "Rules", permission: "rules.read" },
   { href: "/dashboard/reports", label: "Reports", permission: "reports.read" },
+  { href: "/dashboard/lists", label: "Lists", permission: "lists.manage" },
   { href: "/dashboard/webhooks", label: "Webhooks", permission: "webhooks.manage" },
   { href: "/dashboard/api-keys", label: "API keys", permission: "apiKeys.manage" },
   { href: "/dashboard/settings", label: "Settings", permission: "settings.manage" },

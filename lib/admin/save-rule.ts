@@ -3,6 +3,7 @@ import { prisma } from "@/lib/db";
 import { validationError } from "@/lib/http/errors";
 import { assertMayWriteRule } from "@/lib/admin/rule-permissions";
 import { writeAudit } from "@/lib/admin/audit";
+import { clientListNames } from "@/lib/lists/list-references";
 import { RuleImportError, validateRuleDefinition } from "@/lib/rules/validate-rule";
 import { writeRuleVersion, type TWrittenVersion } from "@/lib/rules/write-rule-version";
 import { notFound } from "@/lib/http/errors";
@@ -32,7 +33,7 @@ export async function saveRule(
   if (!ruleId && existing) throw validationError([`/id: A rule with id ${id} already exists`]);
   assertMayWriteRule(user, { from: existing?.status, to: String(definition.status ?? "") });
 
-  const result = validateRuleDefinition(raw, client.actions);
+  const result = validateRuleDefinition(raw, client.actions, await clientListNames(clientId));
   if (!result.definition)
     throw new RuleImportError(result.errors.map((message) => ({ ruleId: id, message })));
   const valid = result.definition;

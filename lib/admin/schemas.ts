@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZFeature, ZRecommendedAction, ZReportingProfile } from "@/lib/clients/schemas";
+import { ZBaseCurrency, ZFeature, ZRecommendedAction, ZReportingProfile } from "@/lib/clients/schemas";
 import { ZDashboardRole } from "@/lib/dashboard-users/create-dashboard-user";
 import { RULE_STATUSES } from "@/lib/rules/schemas";
 import { ZWebhookEventType } from "@/lib/webhooks/schemas";
@@ -34,6 +34,7 @@ export const ZUpdateSettings = z.object({
   features: z.array(ZFeature).optional(),
   actions: z.array(ZRecommendedAction).min(1, "Enable at least one action").optional(),
   reportingProfile: ZReportingProfile.optional(),
+  baseCurrency: ZBaseCurrency.optional(),
 });
 export type TUpdateSettings = z.infer<typeof ZUpdateSettings>;
 

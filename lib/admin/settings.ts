@@ -14,6 +14,8 @@ export type TSettingsView = {
   type: string;
   features: string[];
   actions: string[];
+  /** ISO 4217 code of transaction.baseAmount (decisions.md §13). */
+  baseCurrency: string;
   reportingProfile: TReportingProfile;
   allFeatures: readonly string[];
   allActions: readonly string[];
@@ -38,6 +40,7 @@ export async function getClientSettings(user: TSessionUser): Promise<TSettingsVi
     features: client.features,
     // an empty list means every action, as the rule engine reads it
     actions: client.actions.length ? client.actions : [...RECOMMENDED_ACTIONS],
+    baseCurrency: client.baseCurrency,
     reportingProfile,
     allFeatures: FEATURES,
     allActions: RECOMMENDED_ACTIONS,

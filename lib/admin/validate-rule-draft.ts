@@ -1,5 +1,6 @@
 import type { TSessionUser } from "@/lib/auth/session";
 import { prisma } from "@/lib/db";
+import { clientListNames } from "@/lib/lists/list-references";
 import { validateRuleDefinition } from "@/lib/rules/validate-rule";
 
 export type TFieldError = { field: string; message: string };
@@ -25,6 +26,10 @@ export async function validateRuleDraft(
   });
   // the id is not the author's concern while typing a new rule
   const id = typeof definition.id === "string" && definition.id.trim() ? definition.id : "draft";
-  const result = validateRuleDefinition({ ...definition, id }, client.actions);
+  const result = validateRuleDefinition(
+    { ...definition, id },
+    client.actions,
+    await clientListNames(user.clientId),
+  );
   return { valid: result.definition !== null, errors: fieldErrors(result.errors) };
 }

@@ -1,7 +1,9 @@
 // A backtest runs in batches the dashboard requests one after another (each a bounded amount of
 // work, so progress is visible and no request runs long); the cursor is the keyset position.
 import type { TSessionUser } from "@/lib/auth/session";
-import { prisma } from "@/lib/db";
+import { pgPool, prisma } from "@/lib/db";
+import { evaluateWithLists, liveListSource } from "@/lib/lists/in-list";
+import { currentListIndexes } from "@/lib/lists/list-cache";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { notFound, validationError } from "@/lib/http/errors";
 import { compiledRuleVersion } from "@/lib/rules/cel";
@@ -154,6 +156,10 @@ export async function runBacktestBatch(
     compileError = (err as Error).message;
   }
 
+  // inList reads the lists as they are now: the backtest answers "what if I publish now"
+  const lists = liveListSource(
+    await currentListIndexes(pgPool(), clientId, [{ ...loaded, subject: "transaction" }]),
+  );
   for (const row of rows) {
     const variables = variablesById.get(row.id) ?? { transaction: row.data };
     const seen: TRuleAggregates = { values: {}, errors: {} };
@@ -173,7 +179,9 @@ export async function runBacktestBatch(
         else seen.values[name] = value.value;
       }
     }
-    const evaluated = evaluateRule("transaction", loaded, variables, seen);
+    const { result: evaluated } = evaluateWithLists(lists, () =>
+      evaluateRule("transaction", loaded, variables, seen),
+    );
     if (evaluated.error) {
       result.errors++;
       result.firstError ??= evaluated.error;

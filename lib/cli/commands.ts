@@ -58,6 +58,7 @@ export const commands: Record<string, TCommand> = {
       features: features as (typeof FEATURES)[number][] | undefined,
       actions: actions as (typeof RECOMMENDED_ACTIONS)[number][] | undefined,
       reportingProfile: reportingProfile as never,
+      baseCurrency: optionalFlag(args, "base-currency"),
     });
     if (!result) throw new CliError(`Client ${clientId} does not exist`);
     return result;

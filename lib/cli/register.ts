@@ -2,3 +2,5 @@
 import "@/lib/rules/cli";
 import "@/lib/webhooks/cli";
 import "@/lib/sanctions/cli";
+import "@/lib/fx/cli";
+import "@/lib/lists/cli";

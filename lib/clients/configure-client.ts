@@ -20,6 +20,7 @@ export async function configureClient(
       ...(data.features !== undefined && { features: [...new Set(data.features)] }),
       ...(data.actions !== undefined && { actions: [...new Set(data.actions)] }),
       ...(data.reportingProfile !== undefined && { reportingProfile: data.reportingProfile }),
+      ...(data.baseCurrency !== undefined && { baseCurrency: data.baseCurrency }),
     },
   });
   return serializeClient(client);

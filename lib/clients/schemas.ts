@@ -83,11 +83,24 @@ export const ZCreateClient = z.object({
 });
 export type TCreateClient = z.input<typeof ZCreateClient>;
 
+const ISO_CURRENCIES = new Set(Intl.supportedValuesOf("currency"));
+
+/** A client's base currency (decisions.md §13): an ISO 4217 code. */
+export const ZBaseCurrency = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .refine(
+    (code) => /^[A-Z]{3}$/.test(code) && ISO_CURRENCIES.has(code),
+    "Expected an ISO 4217 currency code",
+  );
+
 export const ZConfigureClient = z.object({
   clientId: z.string().min(1),
   name: z.string().trim().min(1).optional(),
   features: z.array(ZFeature).optional(),
   actions: z.array(ZRecommendedAction).min(1).optional(),
   reportingProfile: ZReportingProfile.optional(),
+  baseCurrency: ZBaseCurrency.optional(),
 });
 export type TConfigureClient = z.input<typeof ZConfigureClient>;

@@ -7,6 +7,7 @@ export type TClientConfig = {
   features: string[];
   actions: string[];
   reportingProfile: unknown;
+  baseCurrency: string;
   createdAt: number;
   updatedAt: number;
 };
@@ -19,6 +20,7 @@ export function serializeClient(client: Client): TClientConfig {
     features: client.features,
     actions: client.actions,
     reportingProfile: client.reportingProfile ?? null,
+    baseCurrency: client.baseCurrency,
     createdAt: client.createdAt.getTime(),
     updatedAt: client.updatedAt.getTime(),
   };

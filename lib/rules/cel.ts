@@ -10,6 +10,7 @@
 // - Optional chaining is on: `merchant.?status.orValue("") == "blocked"` never errors.
 import { Environment, type ASTNode } from "@marcbachmann/cel-js";
 import type { TAggregateOver, TRuleDefinition, TRuleSubject } from "@/lib/rules/schemas";
+import { registerListFunctions } from "@/lib/lists/in-list";
 import { sanctionsScore } from "@/lib/sanctions/score-context";
 
 /** Variables a condition may use, per rule subject (`aggregates` is always available). */
@@ -55,6 +56,8 @@ function conditionEnvironment(subject: TRuleSubject): TCelEnvironment {
     env.registerFunction("sanctionsScore(string, string): double", (name: string, birthDate: string) =>
       sanctionsScore(name, birthDate),
     );
+    // Client lists (lib/lists): inList("NAME", value), bound per screening like sanctionsScore.
+    registerListFunctions(env);
     conditionEnvironments.set(subject, env);
   }
   return env;

@@ -6,6 +6,9 @@ import type { TRuleDefinition } from "@/lib/rules/schemas";
 
 const RISKY_COUNTRIES = "['IR', 'KP', 'SY', 'CU', 'MM', 'AF', 'YE']";
 const DAY_MS = 86_400_000;
+// Amounts compare in the client's base currency (lib/fx); a currency without a known rate falls back
+// to the amount as sent, so a missing rate never switches an amount rule off.
+const AMOUNT = "transaction.?baseAmount.orValue(transaction.amount)";
 
 export const DEMO_RULES: TRuleDefinition[] = [
   {
@@ -15,8 +18,8 @@ export const DEMO_RULES: TRuleDefinition[] = [
     status: "active",
     riskLevel: "medium",
     recommendedAction: "REVIEW",
-    reason: "Amount of 10,000 or more",
-    condition: "transaction.amount >= 10000",
+    reason: "Amount of 10,000 or more in the base currency",
+    condition: `${AMOUNT} >= 10000`,
   },
   {
     id: "TX-VERY-LARGE-AMOUNT",
@@ -25,8 +28,8 @@ export const DEMO_RULES: TRuleDefinition[] = [
     status: "active",
     riskLevel: "high",
     recommendedAction: "STEP_UP_ID",
-    reason: "Amount of 50,000 or more",
-    condition: "transaction.amount >= 50000",
+    reason: "Amount of 50,000 or more in the base currency",
+    condition: `${AMOUNT} >= 50000`,
   },
   {
     id: "TX-USER-VELOCITY-1H",
@@ -65,10 +68,16 @@ export const DEMO_RULES: TRuleDefinition[] = [
     status: "active",
     riskLevel: "medium",
     recommendedAction: "REVIEW",
-    reason: "User moved more than 25,000 in 24h",
+    reason: "User moved more than 25,000 (base currency) in 24h",
     condition: "aggregates.volume24h > 25000",
     aggregates: {
-      volume24h: { function: "sum", over: "transaction", groupBy: "userId", window: "24h", field: "amount" },
+      volume24h: {
+        function: "sum",
+        over: "transaction",
+        groupBy: "userId",
+        window: "24h",
+        field: "baseAmount",
+      },
     },
   },
   {
@@ -112,7 +121,7 @@ export const DEMO_RULES: TRuleDefinition[] = [
     recommendedAction: "STEP_UP_KYC",
     reason: "Payout of 1,000 or more within 7 days of account creation",
     condition:
-      "transaction.?direction.orValue('') == 'payout' && transaction.amount >= 1000 && " +
+      `transaction.?direction.orValue('') == 'payout' && ${AMOUNT} >= 1000 && ` +
       `has(user.createdAt) && transaction.timestamp - user.createdAt < ${7 * DAY_MS}`,
   },
   {

@@ -1,4 +1,5 @@
 import { prisma } from "@/lib/db";
+import { clientListNames } from "@/lib/lists/list-references";
 import { ZRuleImport, type TRuleDefinition } from "@/lib/rules/schemas";
 import {
   RuleImportError,
@@ -35,12 +36,13 @@ export async function importRules({
   if (!client)
     throw new RuleImportError([{ ruleId: "(client)", message: `Client ${clientId} does not exist` }]);
 
+  const listNames = await clientListNames(clientId);
   const errors: TRuleError[] = [];
   const definitions: TRuleDefinition[] = [];
   const seen = new Set<string>();
   items.forEach((raw, index) => {
     const label = ruleLabel(raw, index);
-    const result = validateRuleDefinition(raw, client.actions);
+    const result = validateRuleDefinition(raw, client.actions, listNames);
     for (const message of result.errors) errors.push({ ruleId: label, message });
     if (!result.definition) return;
     if (seen.has(result.definition.id)) {

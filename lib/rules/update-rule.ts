@@ -1,4 +1,5 @@
 import { prisma } from "@/lib/db";
+import { clientListNames } from "@/lib/lists/list-references";
 import { RuleImportError, validateRuleDefinition } from "@/lib/rules/validate-rule";
 import { writeRuleVersion, type TWrittenVersion } from "@/lib/rules/write-rule-version";
 
@@ -24,7 +25,7 @@ export async function updateRule({
   if (!rule || !client) return null;
   const raw =
     typeof definition === "object" && definition !== null ? { ...definition, id: ruleId } : definition;
-  const result = validateRuleDefinition(raw, client.actions);
+  const result = validateRuleDefinition(raw, client.actions, await clientListNames(clientId));
   if (!result.definition) throw new RuleImportError(result.errors.map((message) => ({ ruleId, message })));
   const valid = result.definition;
   return prisma.$transaction((tx) => writeRuleVersion(tx, { clientId, definition: valid, actor }));

@@ -1,4 +1,5 @@
 import { RECOMMENDED_ACTIONS } from "@/lib/clients/schemas";
+import { listReferenceErrors } from "@/lib/lists/list-references";
 import { validateRuleExpressions } from "@/lib/rules/cel";
 import { ZRuleDefinition, type TRuleDefinition } from "@/lib/rules/schemas";
 
@@ -20,11 +21,13 @@ export function ruleLabel(raw: unknown, index: number): string {
 
 /**
  * Validates one rule definition: shape, CEL expressions for its subject, aggregate references,
- * and a recommendedAction among the client's enabled actions.
+ * a recommendedAction among the client's enabled actions, and (given the client's list names) the
+ * lists its condition reads.
  */
 export function validateRuleDefinition(
   raw: unknown,
   enabledActions: readonly string[],
+  listNames?: ReadonlySet<string>,
 ): { definition: TRuleDefinition; errors: [] } | { definition: null; errors: string[] } {
   const parsed = ZRuleDefinition.safeParse(raw);
   if (!parsed.success) {
@@ -37,6 +40,7 @@ export function validateRuleDefinition(
   // a client always has at least one action; an empty list is read as the default (all of them)
   if (enabledActions.length === 0) enabledActions = RECOMMENDED_ACTIONS;
   const errors = validateRuleExpressions(definition);
+  if (listNames) errors.push(...listReferenceErrors(definition, listNames));
   if (!enabledActions.includes(definition.recommendedAction)) {
     errors.push(
       `recommendedAction: ${definition.recommendedAction} is not enabled for this client (enabled: ${enabledActions.join(", ")})`,

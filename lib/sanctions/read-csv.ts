@@ -13,8 +13,16 @@ export class CsvFormatError extends Error {
 
 export type TCsvRecord = { fields: string[]; line: number };
 
-export async function* readCsvRecords(file: string, chunkSize = 1 << 20): AsyncGenerator<TCsvRecord> {
-  const stream = createReadStream(file, { encoding: "utf8", highWaterMark: chunkSize });
+export function readCsvRecords(file: string, chunkSize = 1 << 20): AsyncGenerator<TCsvRecord> {
+  return parseCsv(createReadStream(file, { encoding: "utf8", highWaterMark: chunkSize }));
+}
+
+/** The same parser over text already in memory (an uploaded file). */
+export function readCsvText(text: string): AsyncGenerator<TCsvRecord> {
+  return parseCsv([text]);
+}
+
+async function* parseCsv(stream: AsyncIterable<string> | Iterable<string>): AsyncGenerator<TCsvRecord> {
   let fields: string[] = [];
   let field = "";
   let inQuotes = false;
@@ -31,7 +39,7 @@ export async function* readCsvRecords(file: string, chunkSize = 1 << 20): AsyncG
     quoteClosed = false;
   };
 
-  for await (const chunk of stream as AsyncIterable<string>) {
+  for await (const chunk of stream) {
     let text = chunk;
     if (first) {
       first = false;

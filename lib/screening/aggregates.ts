@@ -171,7 +171,7 @@ function computeInJs(
 }
 
 const FALLBACK_COLUMNS: Record<TAggregateOver, string> = {
-  transaction: `t."id", t."userId", t."merchantId", t."accountId", t."userDeviceId", t."cardFingerprint", t."status", t."amount", t."data"`,
+  transaction: `t."id", t."userId", t."merchantId", t."accountId", t."userDeviceId", t."cardFingerprint", t."status", t."amount", t."baseAmount", t."data"`,
   event: `t."id", t."type", t."method", t."userId", t."merchantId", t."data"`,
 };
 

@@ -1,4 +1,5 @@
 import type { Tx } from "@/lib/db";
+import type { TFxConversion } from "@/lib/fx/rates";
 import type { TLoadedRule } from "@/lib/screening/evaluate-rules";
 import { assessment, ruleVariables, type TRiskAssessment } from "@/lib/screening/assessment";
 import { openAlerts } from "@/lib/screening/open-alerts";
@@ -15,6 +16,7 @@ export async function assessTransaction(
   {
     clientId,
     transaction,
+    fx,
     userId,
     merchantId,
     occurredAt,
@@ -24,6 +26,8 @@ export async function assessTransaction(
     clientId: string;
     /** The transaction as the rules see it: the request's field names. */
     transaction: Record<string, unknown> & { id: string };
+    /** Its conversion to the client's base currency (lib/fx), recorded on the decision. */
+    fx?: TFxConversion;
     userId: string | null;
     merchantId: string | null;
     occurredAt: number;
@@ -40,6 +44,7 @@ export async function assessTransaction(
     timestamp: occurredAt,
     variables,
     rules,
+    fx,
   });
   const answer = assessment(transaction.id, result, now);
   await tx.transaction.update({

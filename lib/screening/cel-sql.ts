@@ -25,6 +25,8 @@ export const ROW_COLUMNS: Record<TAggregateOver, Record<string, TColumn>> = {
     // the stored status follows /v1/transaction/update, unlike the submitted body
     status: { sql: `"status"`, kind: "text" },
     amount: { sql: `"amount"`, kind: "numeric" },
+    // the amount in the client's base currency, computed at screening (lib/fx); null without a rate
+    baseAmount: { sql: `"baseAmount"`, kind: "numeric" },
   },
   event: {
     id: { sql: `"id"`, kind: "text" },

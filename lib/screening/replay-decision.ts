@@ -1,4 +1,5 @@
 import { prisma } from "@/lib/db";
+import { evaluateWithLists, recordedListSource, type TListLookup } from "@/lib/lists/in-list";
 import type { TAggregateDefinition, TRuleSubject } from "@/lib/rules/schemas";
 import {
   evaluateRule,
@@ -32,7 +33,7 @@ export async function replayDecision({
   if (!decision) return null;
   const recorded = decision.evaluated as unknown as TEvaluatedRule[];
   const aggregates = decision.aggregates as Record<string, Record<string, number | null>>;
-  const input = decision.input as { variables?: Record<string, unknown> };
+  const input = decision.input as { variables?: Record<string, unknown>; lists?: TListLookup[] };
   const versions = await prisma.ruleVersion.findMany({
     where: { clientId, id: { in: recorded.map((e) => e.versionId) } },
     include: { rule: { select: { ruleId: true } } },
@@ -41,28 +42,34 @@ export async function replayDecision({
   const subject = decision.subjectType as TRuleSubject;
 
   const rules: TLoadedRule[] = [];
-  const evaluated = recorded.map((entry) => {
-    const v = byId.get(entry.versionId);
-    if (!v) return { ...entry, triggered: false, error: "rule version no longer exists" };
-    const rule: TLoadedRule = {
-      ruleRef: v.ruleRef,
-      ruleId: v.rule.ruleId,
-      // the status the rule had when screened, not the version's own (a later status edit is a new version)
-      status: entry.status,
-      versionId: v.id,
-      version: v.version,
-      name: v.name,
-      riskLevel: v.riskLevel,
-      recommendedAction: v.recommendedAction,
-      reason: v.reason,
-      condition: v.condition,
-      aggregates: v.aggregates as Record<string, TAggregateDefinition>,
-    };
-    rules.push(rule);
-    // an aggregate that could not be computed stays an error: there is no value to replay
-    if (entry.error?.startsWith("aggregates.")) return { ...entry, triggered: false };
-    return evaluateRule(subject, rule, input.variables ?? {}, { values: aggregates[v.id] ?? {}, errors: {} });
-  });
+  // inList answers what it answered then (lists may have changed since)
+  const { result: evaluated } = evaluateWithLists(recordedListSource(input.lists ?? []), () =>
+    recorded.map((entry) => {
+      const v = byId.get(entry.versionId);
+      if (!v) return { ...entry, triggered: false, error: "rule version no longer exists" };
+      const rule: TLoadedRule = {
+        ruleRef: v.ruleRef,
+        ruleId: v.rule.ruleId,
+        // the status the rule had when screened, not the version's own (a later status edit is a new version)
+        status: entry.status,
+        versionId: v.id,
+        version: v.version,
+        name: v.name,
+        riskLevel: v.riskLevel,
+        recommendedAction: v.recommendedAction,
+        reason: v.reason,
+        condition: v.condition,
+        aggregates: v.aggregates as Record<string, TAggregateDefinition>,
+      };
+      rules.push(rule);
+      // an aggregate that could not be computed stays an error: there is no value to replay
+      if (entry.error?.startsWith("aggregates.")) return { ...entry, triggered: false };
+      return evaluateRule(subject, rule, input.variables ?? {}, {
+        values: aggregates[v.id] ?? {},
+        errors: {},
+      });
+    }),
+  );
   const { riskLevel, recommendedAction, triggered } = outcomeOf(rules, evaluated);
   const stored = decision.response as {
     riskLevel: string;

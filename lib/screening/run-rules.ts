@@ -1,5 +1,8 @@
 import type { Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
+import type { TFxConversion } from "@/lib/fx/rates";
+import { evaluateWithLists, liveListSource, type TListLookup } from "@/lib/lists/in-list";
+import type { ListIndex } from "@/lib/lists/list-index";
 import { compiledRuleVersion } from "@/lib/rules/cel";
 import type { TAggregateDefinition } from "@/lib/rules/schemas";
 import { prepareSanctionsScreening, sanctionsWrap } from "@/lib/sanctions/prepare-sanctions-screening";
@@ -9,6 +12,7 @@ import {
   type TAggregateRequest,
   type TAggregateValue,
 } from "@/lib/screening/aggregates";
+import { cachedLists } from "@/lib/screening/hot/config";
 import {
   evaluateRule,
   outcomeOf,
@@ -112,6 +116,32 @@ export function evaluateRules(
 }
 
 /**
+ * What a decision stores as the CEL input, so a replay needs nothing else: the variables, the
+ * aggregate values, the transaction's currency conversion (the rate used) and every list lookup.
+ */
+export function decisionInput({
+  variables,
+  aggregates,
+  timestamp,
+  fx,
+  lookups,
+}: {
+  variables: Record<string, unknown>;
+  aggregates: Record<string, Record<string, number | null>>;
+  timestamp: number;
+  fx?: TFxConversion;
+  lookups: readonly TListLookup[];
+}): Record<string, unknown> {
+  return {
+    variables,
+    aggregates,
+    timestamp,
+    ...(fx && { fx }),
+    ...(lookups.length > 0 && { lists: lookups }),
+  };
+}
+
+/**
  * Screens one record against the client's rules for its subject and stores the Decision in `tx`.
  * The screened transaction or event must already be written in `tx` (aggregates include it).
  * `variables` must be JSON values (timestamps as epoch ms): they are stored for replay.
@@ -126,6 +156,10 @@ export async function runRules(
     variables: Record<string, unknown>;
     /** The client's rules for the subject from the in-memory cache (lib/screening/hot/config.ts); read here when absent. */
     rules?: readonly TLoadedRule[];
+    /** A transaction's conversion to the base currency (lib/fx), recorded on the decision. */
+    fx?: TFxConversion;
+    /** The lists inList reads; by default the client's cached configuration's (lib/screening/hot/config.ts). */
+    lists?: ReadonlyMap<string, ListIndex>;
   },
 ): Promise<TRunRulesResult> {
   const started = performance.now();
@@ -148,8 +182,11 @@ export async function runRules(
     variables,
     conditions: rules.map((r) => r.condition),
   });
-  const { riskLevel, recommendedAction, triggered, firedActive, evaluated, aggregatesByVersion } =
-    evaluateRules(rules, subject, variables, values, plan.compileErrors, sanctionsWrap(sanctions));
+  const lists = args.lists ?? cachedLists(clientId) ?? new Map<string, ListIndex>();
+  const { result, lookups } = evaluateWithLists(liveListSource(lists), () =>
+    evaluateRules(rules, subject, variables, values, plan.compileErrors, sanctionsWrap(sanctions)),
+  );
+  const { riskLevel, recommendedAction, triggered, firedActive, evaluated, aggregatesByVersion } = result;
 
   const decision = await tx.decision.create({
     data: {
@@ -161,7 +198,13 @@ export async function runRules(
       evaluated: evaluated as unknown as Prisma.InputJsonValue,
       aggregates: aggregatesByVersion as Prisma.InputJsonValue,
       // everything CEL saw: replay needs nothing else
-      input: { variables, aggregates: aggregatesByVersion, timestamp } as Prisma.InputJsonValue,
+      input: decisionInput({
+        variables,
+        aggregates: aggregatesByVersion,
+        timestamp,
+        fx: args.fx,
+        lookups,
+      }) as Prisma.InputJsonValue,
       response: { riskLevel, recommendedAction, triggered } as unknown as Prisma.InputJsonValue,
       durationMs: performance.now() - started,
     },

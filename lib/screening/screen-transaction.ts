@@ -1,6 +1,8 @@
 import type { TClientContext } from "@/lib/auth/api-keys";
 import { prisma, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { transactionBaseAmount, withBaseAmount } from "@/lib/fx/transaction-base-amount";
+import type { TFxConversion } from "@/lib/fx/rates";
 import { upsertMerchant } from "@/lib/merchants/upsert-merchant";
 import { assessTransaction } from "@/lib/screening/assess-transaction";
 import { screenTransactionHot } from "@/lib/screening/hot/screen-transaction";
@@ -76,9 +78,11 @@ export async function screenTransactionPrisma({
       const stored = await storedTransactionAssessment(prisma, { clientId, id: body.id });
       if (stored) return stored;
     }
+    // also refreshes the client's cached configuration, whose lists runRules reads
+    const fx = await transactionBaseAmount(client, body);
     try {
       return await prisma.$transaction(
-        (tx) => screenInTransaction(tx, { clientId, body, hash, replace: !!existing }),
+        (tx) => screenInTransaction(tx, { clientId, body, fx, hash, replace: !!existing }),
         TX_OPTIONS,
       );
     } catch (err) {
@@ -92,7 +96,13 @@ export async function screenTransactionPrisma({
 
 async function screenInTransaction(
   tx: Tx,
-  { clientId, body, hash, replace }: { clientId: string; body: TTransaction; hash: string; replace: boolean },
+  {
+    clientId,
+    body,
+    fx,
+    hash,
+    replace,
+  }: { clientId: string; body: TTransaction; fx: TFxConversion; hash: string; replace: boolean },
 ): Promise<TTransactionAssessment> {
   const now = new Date();
   const userId = body.userId ?? body.user!.id;
@@ -113,6 +123,7 @@ async function screenInTransaction(
     paymentMethod: body.paymentMethod ?? null,
     currencyCode: body.currencyCode,
     amount: new Prisma.Decimal(body.amount),
+    baseAmount: fx.baseAmount === undefined ? null : new Prisma.Decimal(String(fx.baseAmount)),
     occurredAt: new Date(body.timestamp),
     data: body as object,
     bodyHash: hash,
@@ -159,7 +170,8 @@ async function screenInTransaction(
   await inferInstruments(tx, { clientId, userId, transaction: body, at: now });
   const answer = await assessTransaction(tx, {
     clientId,
-    transaction: body,
+    transaction: withBaseAmount(body, fx),
+    fx,
     userId,
     merchantId: merchantId ?? null,
     occurredAt: body.timestamp,

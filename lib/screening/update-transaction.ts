@@ -1,5 +1,7 @@
 import type { TClientContext } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db";
+import { baseAmountConverter, withBaseAmount } from "@/lib/fx/transaction-base-amount";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { cachedRules } from "@/lib/screening/hot/config";
 import { notFound } from "@/lib/http/errors";
 import { assessTransaction } from "@/lib/screening/assess-transaction";
@@ -21,6 +23,7 @@ export async function updateTransaction({
   const clientId = client.id;
   const monitoring = client.features.has("transactionUpdateMonitoring");
   const rules = monitoring ? await cachedRules(client, "transaction") : undefined;
+  const convert = monitoring ? await baseAmountConverter(client) : undefined;
   return prisma.$transaction(async (tx) => {
     // Row lock: concurrent updates of one transaction apply one after the other.
     const locked = await tx.$queryRaw<{ id: string }[]>`
@@ -84,11 +87,22 @@ export async function updateTransaction({
         source: "transaction",
       });
 
-    if (!monitoring) return { status: "Success" as const };
+    if (!convert) return { status: "Success" as const };
 
+    // the same conversion as on submission, at the rates known now
+    const fx = convert({
+      currencyCode: row.currencyCode,
+      amount: Number(row.amount),
+      timestamp: row.occurredAt.getTime(),
+    });
+    await tx.transaction.update({
+      where: { clientId_id: { clientId, id: row.id } },
+      data: { baseAmount: fx.baseAmount === undefined ? null : new Prisma.Decimal(String(fx.baseAmount)) },
+    });
     const answer = await assessTransaction(tx, {
       clientId,
-      transaction: { ...data, id: row.id },
+      transaction: withBaseAmount({ ...data, id: row.id }, fx),
+      fx,
       userId: row.userId,
       merchantId: row.merchantId,
       occurredAt: row.occurredAt.getTime(),

@@ -1,6 +1,8 @@
 import { prisma } from "@/lib/db";
 import { resolvePeople } from "@/lib/dashboard-users/resolve-people";
 import type { TPerson } from "@/lib/format";
+import type { TFxConversion } from "@/lib/fx/rates";
+import type { TListLookup } from "@/lib/lists/in-list";
 import { notFound } from "@/lib/http/errors";
 import type { TSanctionsHit } from "@/lib/sanctions/score-context";
 import type { TEvaluatedRule } from "@/lib/screening/evaluate-rules";
@@ -63,6 +65,10 @@ export type TTransactionDetail = {
   };
   user: { id: string; name: string | null; status: string } | null;
   decision: TDecisionExplanation | null;
+  /** The current decision's conversion to the client's base currency: the rate used, or why none was. */
+  fx: TFxConversion | null;
+  /** Every inList lookup of the current decision, with the entry matched. */
+  listLookups: TListLookup[];
   /** Earlier decisions (an update re-screened the transaction), newest first. */
   previousDecisions: { id: string; riskLevel: string; recommendedAction: string; createdAt: number }[];
   updates: {
@@ -108,7 +114,7 @@ export async function getTransactionDetail({
   if (!tx) throw notFound("/transactionId", "Transaction not found");
 
   // The current decision is explained in the same round as the rest: its id is on the row.
-  const [current, decisions, updates, alerts, comments, user] = await Promise.all([
+  const [current, decisions, updates, alerts, comments, user, fxInput] = await Promise.all([
     tx.decisionId ? explainDecision({ clientId, decisionId: tx.decisionId }) : null,
     prisma.decision.findMany({
       where: { clientId, subjectType: "transaction", subjectId: transactionId },
@@ -134,6 +140,9 @@ export async function getTransactionDetail({
           where: { clientId_id: { clientId, id: tx.userId } },
           select: { id: true, firstName: true, lastName: true, status: true },
         })
+      : null,
+    tx.decisionId
+      ? prisma.decision.findFirst({ where: { clientId, id: tx.decisionId }, select: { input: true } })
       : null,
   ]);
 
@@ -178,6 +187,8 @@ export async function getTransactionDetail({
         }
       : null,
     decision,
+    fx: (fxInput?.input as { fx?: TFxConversion } | null)?.fx ?? null,
+    listLookups: (fxInput?.input as { lists?: TListLookup[] } | null)?.lists ?? [],
     previousDecisions: decisions
       .filter((d) => d.id !== currentId)
       .map((d) => ({ ...d, createdAt: d.createdAt.getTime() })),

@@ -43,6 +43,8 @@ type TTenant = {
     delivery: string;
     apiKey: string;
     email: string;
+    list: string;
+    listEntry: string;
   };
   dashboard: Record<TRole, string>;
 };
@@ -153,6 +155,12 @@ async function seedTenant(prefix: string): Promise<TTenant> {
   const alert = await prisma.alert.findFirstOrThrow({ where: { clientId } });
   const delivery = await prisma.webhookDelivery.findFirstOrThrow({ where: { clientId } });
   const key = await prisma.apiKey.findFirstOrThrow({ where: { clientId } });
+  const list = await prisma.list.create({
+    data: { clientId, name: `${p.toLowerCase()}-emails`, kind: "email", description: `${p} list` },
+  });
+  const listEntry = await prisma.listEntry.create({
+    data: { clientId, listId: list.id, value: `${p}@lists.test`, key: `${p.toLowerCase()}@lists.test` },
+  });
   const dashboard = {} as Record<TRole, string>;
   for (const role of ["admin", "reviewer", "reporting_officer"] as const)
     dashboard[role] = (
@@ -185,6 +193,8 @@ async function seedTenant(prefix: string): Promise<TTenant> {
       delivery: delivery.id,
       apiKey: key.id,
       email,
+      list: list.id,
+      listEntry: listEntry.id,
     },
     dashboard,
   };
@@ -217,6 +227,8 @@ async function stateOf(t: TTenant) {
     deliveries: await prisma.webhookDelivery.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
     apiKeys: await prisma.apiKey.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
     dashboardUsers: await prisma.dashboardUser.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
+    lists: await prisma.list.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
+    listEntries: await prisma.listEntry.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
     counts: await clientRowCounts(clientId),
   };
 }
@@ -390,6 +402,21 @@ const DASHBOARD_MATRIX: Record<string, TDashCase[]> = {
   "POST /dashboard-api/api-keys/{keyId}/revoke": [
     { role: "admin", params: (a) => ({ keyId: a.ids.apiKey }) },
   ],
+  "GET /dashboard-api/lists/{listId}/entries": [{ role: "admin", params: (a) => ({ listId: a.ids.list }) }],
+  "POST /dashboard-api/lists/{listId}/entries": [
+    { role: "admin", params: (a) => ({ listId: a.ids.list }), body: () => ({ value: "b@lists.test" }) },
+  ],
+  "DELETE /dashboard-api/lists/{listId}/entries/{entryId}": [
+    { role: "admin", params: (a) => ({ listId: a.ids.list, entryId: a.ids.listEntry }) },
+  ],
+  "POST /dashboard-api/lists/{listId}/upload": [
+    {
+      role: "admin",
+      params: (a) => ({ listId: a.ids.list }),
+      body: () => ({ csv: "value\nb@lists.test\n" }),
+    },
+  ],
+  "GET /dashboard-api/lists/{listId}/download": [{ role: "admin", params: (a) => ({ listId: a.ids.list }) }],
   "GET /dashboard-api/rules/{ruleId}": [{ role: "admin", params: (a) => ({ ruleId: a.ids.rule }) }],
   "PUT /dashboard-api/rules/{ruleId}": [
     {

@@ -1,11 +1,16 @@
 // The raw-SQL screening path (lib/screening/hot) against the Prisma path it replaced: two clients with
 // the same rules and the same history receive the same varied transactions, one through each path,
 // and must end with the same answers, decisions (rules, outcomes, aggregate values) and stored rows.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as merchantRoute from "@/app/v1/merchantRequest/route";
 import * as transactionRoute from "@/app/v1/transaction/route";
 import { authenticateApiKey, type TClientContext } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db";
+import { importFxRates } from "@/lib/fx/import-rates";
+import { importListEntries } from "@/lib/lists/import-list-entries";
 import { DEMO_RULES } from "@/lib/rules/demo-rules";
 import { importRules } from "@/lib/rules/import-rules";
 import { screenTransactionPrisma } from "@/lib/screening/screen-transaction";
@@ -58,6 +63,30 @@ const EXTRA_RULES = [
     id: "EQ-MERCHANT-AGE",
     condition: "has(merchant.timestamp) && merchant.timestamp < transaction.timestamp - 3600000",
   },
+  // base amounts (lib/fx): in conditions, aggregates and where filters; absent without a rate
+  {
+    id: "EQ-BASE-VOLUME",
+    condition:
+      "!has(transaction.baseAmount) || aggregates.baseVolume24h > 20000 || aggregates.bigBase24h >= 2",
+    aggregates: {
+      baseVolume24h: {
+        function: "sum",
+        over: "transaction",
+        groupBy: "userId",
+        window: "24h",
+        field: "baseAmount",
+      },
+      bigBase24h: {
+        function: "count",
+        over: "transaction",
+        groupBy: "userId",
+        window: "24h",
+        where: "transaction.baseAmount > 5000",
+      },
+    },
+  },
+  // lists (lib/lists): CIDR and exact entries, an expired entry
+  { id: "EQ-LIST-IP", condition: 'inList("eq_ips", transaction.?userDevice.?ipAddress.orValue(""))' },
   { id: "EQ-DRY-RUN", status: "dry-run", condition: "transaction.amount > 100" },
   { id: "EQ-MUTED", status: "muted", condition: "transaction.amount > 200" },
 ].map((r) => ({
@@ -85,7 +114,8 @@ function transactions(): Record<string, unknown>[] {
       userId: user,
       merchantId: `m${i % 3}`,
       status: i % 5 === 0 ? "PENDING" : "APPROVED",
-      currencyCode: "USD",
+      // KES and EUR convert (fixture rates below), TZS has no rate
+      currencyCode: i % 5 === 1 ? "KES" : i % 7 === 2 ? "TZS" : i % 6 === 5 ? "EUR" : "USD",
       amount: [25, 9500, 12000, 3000, 60000, 9999.5, 750, 1000][i % 8],
       direction: i % 3 === 0 ? "payout" : "payin",
       timestamp: T0 + i * HOUR,
@@ -138,6 +168,19 @@ type TSide = { clientId: string; apiKey: string; context: TClientContext };
 
 async function side(name: string): Promise<TSide> {
   const { clientId, apiKey } = await createTestClient({ name });
+  await importListEntries({
+    clientId,
+    name: "eq_ips",
+    kind: "ip",
+    entries: [
+      { value: "192.168.0.0/28", key: "192.168.0.0/28", note: null, expiresAt: null },
+      { value: "192.168.0.23", key: "192.168.0.23", note: null, expiresAt: null },
+      { value: "192.168.0.33", key: "192.168.0.33", note: "expired", expiresAt: new Date(1000) },
+    ],
+    replace: false,
+    actor: "cli",
+    source: "test",
+  });
   await importRules({ clientId, rules: RULES });
   await prisma.webhookSubscription.create({
     data: {
@@ -181,7 +224,12 @@ async function snapshot(clientId: string) {
       const aggregates = Object.fromEntries(
         Object.entries(d.aggregates as Record<string, unknown>).map(([v, values]) => [names.get(v), values]),
       );
-      const input = d.input as { variables: Record<string, unknown>; timestamp: number };
+      const input = d.input as {
+        variables: Record<string, unknown>;
+        timestamp: number;
+        fx?: unknown;
+        lists?: unknown;
+      };
       return {
         subjectId: d.subjectId,
         riskLevel: d.riskLevel,
@@ -191,6 +239,8 @@ async function snapshot(clientId: string) {
         aggregates,
         variables: input.variables,
         timestamp: input.timestamp,
+        fx: input.fx,
+        lists: input.lists,
       };
     })
     .sort(
@@ -202,7 +252,7 @@ async function snapshot(clientId: string) {
     decisions: normalizedDecisions,
     transactions: await rows(
       `SELECT id, "userId", "merchantId", "accountId", "userDeviceId", "cardFingerprint", status, direction, "paymentMethod",
-         "currencyCode", amount::text, "occurredAt", data, "bodyHash", "riskLevel", "recommendedAction",
+         "currencyCode", amount::text, "baseAmount"::text, "occurredAt", data, "bodyHash", "riskLevel", "recommendedAction",
          ("decisionId" IS NOT NULL) AS decided
        FROM transactions WHERE "clientId" = $1 AND id NOT LIKE 'hist-%' ORDER BY id`,
     ),
@@ -254,6 +304,15 @@ describe("raw-SQL screening path", () => {
   let hotSide: TSide;
 
   beforeAll(async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "eq-fx-"));
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const file = path.join(dir, "rates.csv");
+    writeFileSync(
+      file,
+      `date,currency,rate\n${day(T0 - 40 * HOUR)},KES,129.2\n${day(T0 - 40 * HOUR)},EUR,0.92\n` +
+        `${day(T0 + 24 * HOUR)},KES,131\n`,
+    );
+    await importFxRates({ file });
     prismaSide = await side("Prisma path");
     hotSide = await side("Raw-SQL path");
   });
@@ -281,6 +340,14 @@ describe("raw-SQL screening path", () => {
     expect(
       a.decisions.some((d) => Object.values(d.aggregates).some((v) => Object.keys(v as object).length > 2)),
     ).toBe(true);
+    // conversions, missing rates and list hits all occurred
+    const fxOf = (d: (typeof a.decisions)[number]) => d.fx as { rate?: number; note?: string } | undefined;
+    expect(a.decisions.some((d) => fxOf(d)?.rate !== undefined && fxOf(d)?.rate !== 1)).toBe(true);
+    expect(a.decisions.some((d) => fxOf(d)?.note)).toBe(true);
+    expect(a.decisions.some((d) => d.evaluated.some(([id, , hit]) => id === "EQ-LIST-IP" && hit))).toBe(true);
+    expect(a.decisions.some((d) => d.evaluated.some(([id, , hit]) => id === "EQ-BASE-VOLUME" && hit))).toBe(
+      true,
+    );
 
     expect(b.decisions).toEqual(a.decisions);
     for (const key of Object.keys(a) as Array<keyof typeof a>) {

@@ -2,6 +2,8 @@ import type { Pool, PoolClient } from "pg";
 import type { TClientContext } from "@/lib/auth/api-keys";
 import { pgPool } from "@/lib/db";
 import { compiledRuleVersion } from "@/lib/rules/cel";
+import { loadListIndexes, referencedListNames, type TListMeta } from "@/lib/lists/list-cache";
+import type { ListIndex } from "@/lib/lists/list-index";
 import type { TSubject } from "@/lib/screening/run-rules";
 import type { TLoadedRule } from "@/lib/screening/evaluate-rules";
 
@@ -16,6 +18,10 @@ export type TScreeningConfig = {
   version: string;
   rules: ReadonlyMap<TSubject, readonly TLoadedRule[]>;
   subscriptions: readonly TSubscriptionRef[];
+  /** ISO 4217 code of transaction.baseAmount (lib/fx). */
+  baseCurrency: string;
+  /** The lists the rules read with inList, by name (lib/lists). */
+  lists: ReadonlyMap<string, ListIndex>;
 };
 
 const byClient = new Map<string, TScreeningConfig>();
@@ -26,11 +32,13 @@ type TConfigRow = {
   version: string;
   rules: Array<TLoadedRule & { subject: TSubject }> | null;
   subscriptions: TSubscriptionRef[] | null;
+  baseCurrency: string;
+  lists: TListMeta[] | null;
 };
 
 // One statement; the version is read in the same snapshot as the rows it labels.
 const LOAD_SQL = `
-  SELECT c."configVersion"::text AS "version",
+  SELECT c."configVersion"::text AS "version", c."baseCurrency",
     (SELECT json_agg(json_build_object(
         'ruleRef', r."id", 'ruleId', r."ruleId", 'status', r."status", 'subject', r."subject",
         'versionId', v."id", 'version', v."version", 'name', v."name", 'riskLevel', v."riskLevel",
@@ -39,7 +47,9 @@ const LOAD_SQL = `
      FROM "rules" r JOIN "rule_versions" v ON v."ruleRef" = r."id" AND v."version" = r."currentVersion"
      WHERE r."clientId" = c."id" AND r."status" IN ('active', 'dry-run', 'muted')) AS "rules",
     (SELECT json_agg(json_build_object('id', s."id", 'events', s."events") ORDER BY s."id")
-     FROM "webhook_subscriptions" s WHERE s."clientId" = c."id" AND s."active") AS "subscriptions"
+     FROM "webhook_subscriptions" s WHERE s."clientId" = c."id" AND s."active") AS "subscriptions",
+    (SELECT json_agg(json_build_object('id', l."id", 'name', l."name", 'kind', l."kind", 'version', l."version"::text))
+     FROM "lists" l WHERE l."clientId" = c."id") AS "lists"
   FROM "clients" c WHERE c."id" = $1`;
 
 async function load(db: Pool | PoolClient, clientId: string): Promise<TScreeningConfig> {
@@ -59,7 +69,20 @@ async function load(db: Pool | PoolClient, clientId: string): Promise<TScreening
     if (!list) rules.set(subject, (list = []));
     list.push(rule);
   }
-  const config = { version: row.version, rules, subscriptions: row.subscriptions ?? [] };
+  // a second statement only when a list the rules read changed (its entries, indexed once)
+  const lists = await loadListIndexes(
+    db,
+    clientId,
+    row.lists ?? [],
+    referencedListNames((row.rules ?? []).map((r) => ({ ...r, subject: r.subject }))),
+  );
+  const config = {
+    version: row.version,
+    rules,
+    subscriptions: row.subscriptions ?? [],
+    baseCurrency: row.baseCurrency,
+    lists,
+  };
   if (byClient.size >= MAX_CLIENTS) byClient.clear();
   byClient.set(clientId, config);
   return config;
@@ -90,6 +113,14 @@ export async function screeningConfig(
 /** Forgets every cached configuration (tests). */
 export function clearScreeningConfigs(): void {
   byClient.clear();
+}
+
+/**
+ * The lists of the client's configuration cached by the last screeningConfig / cachedRules call
+ * (undefined when evicted): runRules reads them after its caller's cachedRules, at no query.
+ */
+export function cachedLists(clientId: string): ReadonlyMap<string, ListIndex> | undefined {
+  return byClient.get(clientId)?.lists;
 }
 
 /** The client's evaluated rules for a subject, from the cache (one statement when it is stale). */

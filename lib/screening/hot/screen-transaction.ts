@@ -28,9 +28,12 @@ import {
   webhookRows,
   type TWebhookRows,
 } from "@/lib/screening/hot/writes";
+import { transactionBaseAmount, withBaseAmount } from "@/lib/fx/transaction-base-amount";
+import type { TFxConversion } from "@/lib/fx/rates";
+import { evaluateWithLists, liveListSource } from "@/lib/lists/in-list";
 import { instrumentCandidates } from "@/lib/screening/infer-instruments";
 import { prepareSanctionsScreening, sanctionsWrap } from "@/lib/sanctions/prepare-sanctions-screening";
-import { evaluateRules, planAggregates } from "@/lib/screening/run-rules";
+import { decisionInput, evaluateRules, planAggregates } from "@/lib/screening/run-rules";
 import type { TTransactionAssessment } from "@/lib/screening/screen-transaction";
 import type { TTransaction } from "@/lib/transactions/schemas";
 import { identifiersFromPaymentMethods } from "@/lib/users/index-identifiers";
@@ -83,9 +86,10 @@ export async function screenTransactionHot({
     const existing = rows[0];
     if (existing?.bodyHash === hash) return storedAnswer(body.id, existing);
     const config = await screeningConfig(pool, client);
+    const fx = await transactionBaseAmount(client, body);
     try {
       return await inTransaction((db) =>
-        screenInTransaction(db, { clientId: client.id, config, body, hash, replace: !!existing }),
+        screenInTransaction(db, { clientId: client.id, config, fx, body, hash, replace: !!existing }),
       );
     } catch (err) {
       // Two first submissions of the same id (or of an inline user or merchant) raced; read again.
@@ -109,10 +113,18 @@ async function screenInTransaction(
   {
     clientId,
     config,
+    fx,
     body,
     hash,
     replace,
-  }: { clientId: string; config: TScreeningConfig; body: TTransaction; hash: string; replace: boolean },
+  }: {
+    clientId: string;
+    config: TScreeningConfig;
+    fx: TFxConversion;
+    body: TTransaction;
+    hash: string;
+    replace: boolean;
+  },
 ): Promise<TTransactionAssessment> {
   const now = new Date();
   const userId = body.userId ?? body.user!.id;
@@ -153,6 +165,7 @@ async function screenInTransaction(
     ["paymentMethod", p.add(body.paymentMethod ?? null, "text")],
     ["currencyCode", p.add(body.currencyCode, "text")],
     ["amount", p.add(String(body.amount), "numeric")],
+    ["baseAmount", p.add(fx.baseAmount === undefined ? null : String(fx.baseAmount), "numeric")],
     ["occurredAt", occurredAt],
     ["data", p.json(body)],
     ["bodyHash", p.add(hash, "text")],
@@ -208,7 +221,7 @@ async function screenInTransaction(
 
   // The rules, in memory; the aggregates in one statement (the record above counts itself).
   const started = performance.now();
-  const variables: Record<string, unknown> = { transaction: body };
+  const variables: Record<string, unknown> = { transaction: withBaseAmount(body, fx) };
   const user = storedEntity(
     stored.userCreatedAt
       ? { data: stored.userData, status: stored.userStatus, createdAt: stored.userCreatedAt }
@@ -239,13 +252,8 @@ async function screenInTransaction(
     variables,
     conditions: rules.map((r) => r.condition),
   });
-  const result = evaluateRules(
-    rules,
-    "transaction",
-    variables,
-    values,
-    plan.compileErrors,
-    sanctionsWrap(sanctions),
+  const { result, lookups } = evaluateWithLists(liveListSource(config.lists), () =>
+    evaluateRules(rules, "transaction", variables, values, plan.compileErrors, sanctionsWrap(sanctions)),
   );
   const answer: TRiskAssessment = assessment(body.id, result, now);
 
@@ -260,7 +268,7 @@ async function screenInTransaction(
          "evaluated", "aggregates", "input", "response", "durationMs")
        VALUES (${q.add(decisionId, "text")}, ${qc}, 'transaction', ${qid}, ${q.add(riskLevel, "text")},
          ${q.add(recommendedAction, "text")}, ${q.json(evaluated)}, ${q.json(aggregatesByVersion)},
-         ${q.json({ variables, aggregates: aggregatesByVersion, timestamp: body.timestamp })},
+         ${q.json(decisionInput({ variables, aggregates: aggregatesByVersion, timestamp: body.timestamp, fx, lookups }))},
          ${q.json({ riskLevel, recommendedAction, triggered })}, ${q.add(performance.now() - started, "float8")}))`,
     `t AS (UPDATE "transactions" SET "riskLevel" = ${q.add(answer.riskLevel, "text")},
          "recommendedAction" = ${q.add(answer.recommendedAction, "text")}, "decisionId" = ${q.add(decisionId, "text")},

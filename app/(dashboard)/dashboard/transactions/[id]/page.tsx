@@ -2,7 +2,9 @@ import { can, requirePagePermission } from "@/lib/auth/permissions";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { AlertStatusBadge } from "@/components/alerts/status-badge";
+import { BaseAmount } from "@/components/transactions/base-amount";
 import { ConfirmActions } from "@/components/transactions/confirm-actions";
+import { ListLookups } from "@/components/transactions/list-lookups";
 import { RuleExplanation } from "@/components/transactions/rule-explanation";
 import { CommentForm } from "@/components/users/comment-form";
 import {
@@ -146,6 +148,8 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
                 decision.notFired.length}{" "}
               rules
             </p>
+            <BaseAmount fx={d.fx} />
+            <ListLookups lookups={d.listLookups} />
             <section>
               <h3 className="mb-2 text-sm font-semibold">Rules that fired ({decision.fired.length})</h3>
               {decision.fired.length === 0 ? (

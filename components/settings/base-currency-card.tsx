@@ -1,0 +1,58 @@
+"use client";
+
+import { useState } from "react";
+import { errorMessage } from "@/components/api/client";
+import { useSaveSettings } from "@/components/settings/hooks";
+import { Button, Card, ErrorNote, inputClass } from "@/components/ui";
+import { formatDate, formatNumber } from "@/lib/format";
+import type { TFxRatesSummary } from "@/lib/fx/fx-rates-summary";
+
+const CURRENCIES = Intl.supportedValuesOf("currency");
+const names = new Intl.DisplayNames(["en"], { type: "currency" });
+
+/** The client's base currency (transaction.baseAmount) and the rate table it converts with. */
+export function BaseCurrencyCard({ initial, rates }: { initial: string; rates: TFxRatesSummary }) {
+  const [currency, setCurrency] = useState(initial);
+  const save = useSaveSettings(() => ({ baseCurrency: currency }));
+  return (
+    <Card title="Base currency" className="mt-6">
+      <form
+        className="space-y-3"
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate();
+        }}
+      >
+        <p className="text-sm text-slate-700">
+          Rules compare <code className="font-mono">transaction.baseAmount</code>, the amount converted to
+          this currency at the rate of the transaction&apos;s date (or the nearest earlier one). A transaction
+          in a currency without a rate is screened without it, and its decision says so.
+        </p>
+        <label className="block max-w-sm text-xs font-medium text-slate-700">
+          Base currency
+          <select className={inputClass} value={currency} onChange={(e) => setCurrency(e.target.value)}>
+            {CURRENCIES.map((c) => (
+              <option key={c} value={c}>
+                {c} · {names.of(c)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <p className="text-sm text-slate-600" data-testid="fx-summary">
+          {rates.rates === 0
+            ? "No exchange rates are loaded yet (operator command: fx import FILE)."
+            : `Exchange rates loaded: ${formatNumber(rates.currencies)} currencies, ${formatNumber(rates.rates)} rates, the latest dated ${formatDate(`${rates.latestDate}T00:00:00Z`, "UTC")}.`}
+        </p>
+        {save.isError && <ErrorNote>{errorMessage(save.error)}</ErrorNote>}
+        {save.isSuccess && (
+          <p role="status" className="text-sm text-emerald-800">
+            Saved: new transactions convert to {currency}.
+          </p>
+        )}
+        <Button type="submit" disabled={save.isPending || currency === initial}>
+          Save base currency
+        </Button>
+      </form>
+    </Card>
+  );
+}

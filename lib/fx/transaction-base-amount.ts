@@ -1,0 +1,36 @@
+// transaction.baseAmount, computed the same way by every screening path (hot path, Prisma path,
+// updates with monitoring): from the cached base currency and rate table, never a query when warm.
+import type { TClientContext } from "@/lib/auth/api-keys";
+import { pgPool } from "@/lib/db";
+import { fxRates } from "@/lib/fx/fx-cache";
+import { baseAmountOf, type TFxConversion } from "@/lib/fx/rates";
+import { screeningConfig } from "@/lib/screening/hot/config";
+
+type TConvertible = { currencyCode: string; amount: number; timestamp: number };
+
+/**
+ * The client's converter, read before a database transaction opens (the embedded database serves
+ * one connection at a time, so the cache must not load from the pool inside one).
+ */
+export async function baseAmountConverter(
+  client: TClientContext,
+): Promise<(t: TConvertible) => TFxConversion> {
+  const pool = pgPool();
+  const [config, table] = await Promise.all([screeningConfig(pool, client), fxRates(pool, client)]);
+  return (transaction) => baseAmountOf(table, config.baseCurrency, transaction);
+}
+
+export async function transactionBaseAmount(
+  client: TClientContext,
+  transaction: TConvertible,
+): Promise<TFxConversion> {
+  return (await baseAmountConverter(client))(transaction);
+}
+
+/** The transaction as rules see it: the request plus baseAmount when a rate is known. */
+export function withBaseAmount<T extends object>(
+  transaction: T,
+  fx: TFxConversion,
+): T & { baseAmount?: number } {
+  return fx.baseAmount === undefined ? transaction : { ...transaction, baseAmount: fx.baseAmount };
+}
