@@ -59,10 +59,22 @@ if (process.env.BENCH_WEBHOOKS !== "0") {
   });
 }
 
+// Leftovers of earlier runs (deliveries to receivers that are gone) would be counted as this run's work.
+await sql(`UPDATE webhook_deliveries SET status = 'failed' WHERE status = 'pending'`);
+await sql(`UPDATE job_runs SET status = 'failed' WHERE status IN ('queued', 'running')`);
+await sql(`UPDATE outbox_events SET "dispatchedAt" = now() WHERE "dispatchedAt" IS NULL`);
 mkdirSync(DIR, { recursive: true });
 const server = spawn(
   process.execPath,
-  ["--cpu-prof", `--cpu-prof-dir=${DIR}`, "node_modules/next/dist/bin/next", "start", "-p", String(PORT)],
+  [
+    ...(process.env.PROFILE_NODE_ARGS ?? "").split(" ").filter(Boolean),
+    "--cpu-prof",
+    `--cpu-prof-dir=${DIR}`,
+    "node_modules/next/dist/bin/next",
+    "start",
+    "-p",
+    String(PORT),
+  ],
   {
     env: {
       ...process.env,
@@ -99,6 +111,11 @@ const load = (duration: number) =>
     duration,
     prefix: `prof-${run}-${duration}`,
   });
+const rssMb = () =>
+  Math.round(
+    Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, "utf8"))?.[1] ?? 0) / 1024,
+  );
+console.log(`server RSS at rest after start: ${rssMb()} MB`);
 await load(3); // warm-up
 const received0 = received;
 const cpu0 = cpuSeconds(server.pid!);
@@ -107,12 +124,13 @@ const result = await load(SECONDS);
 // let the deliveries of this load drain, counted in the same CPU
 for (let i = 0; i < 60; i++) {
   const { rows } = await sql(
-    `SELECT count(*)::int AS n FROM webhook_deliveries WHERE status <> 'delivered' AND "clientId" = '${clientId}'`,
+    `SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending' AND "clientId" = '${clientId}'`,
   );
   if ((rows[0] as { n: number }).n === 0) break;
   await sleep(1000);
 }
 const cpu = cpuSeconds(server.pid!) - cpu0;
+console.log(`server RSS after the load: ${rssMb()} MB`);
 const wall = (Date.now() - t0) / 1000;
 const requests = result.requests.total;
 console.log(
@@ -121,6 +139,8 @@ console.log(
     `${received - received0} webhooks received; server CPU ${cpu.toFixed(1)} s over ${wall.toFixed(0)} s = ` +
     `${((cpu * 1000) / requests).toFixed(1)} ms per screening (deliveries included)`,
 );
+await sleep(10_000);
+console.log(`server RSS after 10 s at rest: ${rssMb()} MB`);
 server.kill("SIGINT");
 await new Promise((r) => server.once("exit", r));
 receiver.close();
