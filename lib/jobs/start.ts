@@ -51,6 +51,7 @@ export function startBackgroundJobs(): TJobDriver | null {
     signingKey,
     send: relay ? sendWithTimeout : undefined,
     listen: env.JOB_DRIVER_LISTEN === "on" ? env.DATABASE_URL : undefined,
+    concurrency: env.JOB_DRIVER_CONCURRENCY,
     startDelayMs: 1000,
   });
   return globalForJobs.jobDriver;
