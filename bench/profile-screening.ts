@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { PoolClient } from "pg";
+import { benchTransaction } from "./load";
 
 process.env.DATABASE_URL ??=
   process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/rss_bench";
@@ -39,20 +40,7 @@ pgPool().on("connect", (client: PoolClient & { profiled?: boolean }) => {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const run = Date.now().toString(36);
-const body = (i: number) =>
-  ZTransaction.parse({
-    id: `profile-${run}-${i}`,
-    userId: `u${i % 50_000}`,
-    merchantId: `m${i % 500}`,
-    status: "PENDING",
-    currencyCode: "USD",
-    amount: (i * 37) % 15_000,
-    direction: i % 3 === 0 ? "payout" : "payin",
-    timestamp: Date.now() - 1000,
-    paymentMethod: "card",
-    card: { cardFingerprint: `fp${i % 70_000}`, bin: "411111", binCountry: "US" },
-    userDeviceId: `d${i % 60_000}`,
-  });
+const body = (i: number) => ZTransaction.parse(benchTransaction(`profile-${run}-${i}`, i));
 
 for (const [name, screen] of [
   ["raw SQL (lib/screening/hot)", screenTransaction],

@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
+import { screeningLoad } from "./load";
 
 const DB_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/rss_bench";
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -268,40 +269,17 @@ function summary(connections: number, result: autocannon.Result, cpuCores: numbe
 }
 
 async function drive(apiKey: string, connections: number, serverPid: number | undefined): Promise<TLevel> {
-  let seq = 0;
   const run = Date.now().toString(36);
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb(serverPid))), 500);
   const cpu0 = cpuSeconds(serverPid);
   const t0 = Date.now();
-  const result = await autocannon({
-    url: `http://127.0.0.1:${PORT}/v1/transaction`,
-    method: "POST",
+  const result = await screeningLoad({
+    port: PORT,
+    apiKey,
     connections,
     duration: DURATION,
-    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
-    requests: [
-      {
-        setupRequest: (req) => {
-          seq++;
-          const user = seq % USERS;
-          req.body = JSON.stringify({
-            id: `bench-${run}-${connections}-${seq}`,
-            userId: `u${user}`,
-            merchantId: `m${seq % 500}`,
-            status: "PENDING",
-            currencyCode: "USD",
-            amount: (seq * 37) % 15000,
-            direction: seq % 3 === 0 ? "payout" : "payin",
-            timestamp: Date.now() - 1000,
-            paymentMethod: "card",
-            card: { cardFingerprint: `fp${seq % 70000}`, bin: "411111", binCountry: "US" },
-            userDeviceId: `d${seq % 60000}`,
-          });
-          return req;
-        },
-      },
-    ],
+    prefix: `bench-${run}-${connections}`,
   });
   clearInterval(sampler);
   return summary(connections, result, (cpuSeconds(serverPid) - cpu0) / ((Date.now() - t0) / 1000), peak);

@@ -1,4 +1,4 @@
-// Soak: screenings at a steady rate against `next start` (job driver on, a webhook subscription to a
+// Soak: screenings at a steady rate against `npm start` (one process per core, job driver on, a webhook subscription to a
 // local receiver) for BENCH_SOAK_SECONDS (default 600), sampling the server's RSS every few seconds.
 // Reports first/last/max RSS, the linear trend (MB per minute, over the whole run and over its second
 // half, after warm-up), request errors and webhook deliveries.
@@ -19,7 +19,7 @@ const SAMPLE_MS = Number(process.env.BENCH_SOAK_SAMPLE_SECONDS ?? 5) * 1000;
 const PORT = Number(process.env.BENCH_SOAK_PORT ?? 3210);
 const SECRET = "whsec_soak";
 
-type TSample = { atSeconds: number; rssMb: number };
+type TSample = { atSeconds: number; rssMb: number; produced?: number; delivered?: number; backlog?: number };
 
 const log = (msg: string) => console.log(`[soak] ${msg}`);
 
@@ -66,10 +66,12 @@ async function prepareDatabase(): Promise<{ clientId: string; apiKey: string }> 
 
 async function startServer(): Promise<ChildProcess> {
   if (!existsSync(".next/BUILD_ID")) throw new Error("no build: run `npx next build` first");
-  const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(PORT)], {
+  // As `npm start`: one server process per core (WEB_CONCURRENCY overrides), through scripts/launch.ts.
+  const server = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/start.ts"], {
     env: {
       ...process.env,
       NODE_ENV: "production",
+      PORT: String(PORT),
       DATABASE_URL: DB_URL,
       NEXTAUTH_SECRET: "soak-secret-0123456789abcdef",
       WEBHOOK_SECRET_KEY: "soak-webhook-key-0123456789",
@@ -125,11 +127,11 @@ function treeRssMb(rootPid: number): number {
   return kb / 1024;
 }
 
-/** Least-squares slope in MB per minute. */
-function slopePerMinute(samples: TSample[]): number {
+/** Least-squares slope per minute (of RSS in MB unless `value` says otherwise). */
+function slopePerMinute(samples: TSample[], value: (s: TSample) => number = (s) => s.rssMb): number {
   if (samples.length < 2) return 0;
   const xs = samples.map((s) => s.atSeconds / 60);
-  const ys = samples.map((s) => s.rssMb);
+  const ys = samples.map(value);
   const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
   const my = ys.reduce((a, b) => a + b, 0) / ys.length;
   let num = 0;
@@ -158,8 +160,20 @@ export async function soak(): Promise<void> {
     });
     if (sub.status !== 200) throw new Error(`subscription failed: ${sub.status}`);
     const started = Date.now();
-    const sample = () =>
-      samples.push({ atSeconds: (Date.now() - started) / 1000, rssMb: treeRssMb(server.pid!) });
+    // RSS, and the webhook deliveries produced, delivered and still pending (the backlog) so far
+    const sample = () => {
+      const s: TSample = { atSeconds: (Date.now() - started) / 1000, rssMb: treeRssMb(server.pid!) };
+      samples.push(s);
+      void sql(
+        DB_URL,
+        `SELECT count(*)::int AS produced, count(*) FILTER (WHERE status = 'delivered')::int AS delivered,
+           count(*) FILTER (WHERE status = 'pending')::int AS backlog
+         FROM webhook_deliveries WHERE "clientId" = $1`,
+        [clientId],
+      )
+        .then(({ rows }) => Object.assign(s, rows[0]))
+        .catch(() => undefined);
+    };
     sample();
     const sampler = setInterval(sample, SAMPLE_MS);
     let seq = 0;
@@ -221,6 +235,15 @@ export async function soak(): Promise<void> {
 
     const rss = samples.map((s) => s.rssMb);
     const secondHalf = samples.filter((s) => s.atSeconds >= SECONDS / 2);
+    const counted = samples.filter((s) => s.backlog !== undefined);
+    const halfCounted = counted.filter((s) => s.atSeconds >= SECONDS / 2);
+    const rate = (list: TSample[], key: "produced" | "delivered") =>
+      list.length < 2
+        ? 0
+        : Math.round(
+            (list[list.length - 1]![key]! - list[0]![key]!) /
+              (list[list.length - 1]!.atSeconds - list[0]!.atSeconds),
+          );
     const summary = {
       seconds: SECONDS,
       connections: CONNECTIONS,
@@ -234,6 +257,14 @@ export async function soak(): Promise<void> {
       transactionsStored: (stored.rows[0] as { n: number }).n,
       deliveries: byStatus,
       deliveryDrainSeconds: drainSeconds,
+      // under load: backlog (pending deliveries) at the samples; flat = its trend near 0 per minute
+      backlog: {
+        max: Math.max(0, ...counted.map((s) => s.backlog!)),
+        last: counted[counted.length - 1]?.backlog ?? null,
+        secondHalfTrendPerMinute: Number(slopePerMinute(halfCounted, (s) => s.backlog!).toFixed(1)),
+        secondHalfProducedPerSecond: rate(halfCounted, "produced"),
+        secondHalfDeliveredPerSecond: rate(halfCounted, "delivered"),
+      },
       received: receiver.received.length,
       rssMb: {
         first: Math.round(rss[0]!),
@@ -256,6 +287,11 @@ export async function soak(): Promise<void> {
     console.log(
       `\nserver RSS (process tree): first ${summary.rssMb.first} MB, last ${summary.rssMb.last} MB, max ${summary.rssMb.max} MB; ` +
         `trend ${summary.rssMb.trendMbPerMinute} MB/min over the run, ${summary.rssMb.secondHalfTrendMbPerMinute} MB/min over the second half`,
+    );
+    console.log(
+      `webhook backlog under load: max ${summary.backlog.max}, at the end ${summary.backlog.last}; second half: ` +
+        `${summary.backlog.secondHalfProducedPerSecond}/s produced, ${summary.backlog.secondHalfDeliveredPerSecond}/s delivered, ` +
+        `backlog trend ${summary.backlog.secondHalfTrendPerMinute} per minute; drained ${drainSeconds} s after the load`,
     );
     console.log(
       `transactions stored ${summary.transactionsStored}; webhook deliveries ${JSON.stringify(byStatus)}; received ${summary.received}`,

@@ -2,8 +2,11 @@
 // driver and the signed serve endpoint to a local receiver) and the time from the commit of the
 // emitting transaction to the receiver's first request.
 //
-//   npx tsx bench/webhooks.ts [--n 1000] [--latency 30] [--concurrency 8] [--pglite] [--poll] [--http]
+//   npx tsx bench/webhooks.ts [--n 1000] [--latency 30] [--concurrency 8] [--pglite] [--poll] [--serve | --http]
 //
+// Default: the function on the SDK's engine in this process, as `npm start` runs it
+// (lib/jobs/run-in-process.ts); --serve: the signed serve handler called in process (before);
+// --http: the signed serve endpoint over HTTP.
 // PostgreSQL: a scratch database on TEST_DATABASE_ADMIN_URL (default postgres@127.0.0.1:5432);
 // --pglite: the embedded database (PGlite over its socket server) in a temporary folder.
 import { execFile } from "node:child_process";
@@ -42,7 +45,7 @@ if (PGLITE) {
   };
 } else {
   const { adminQuery, databaseUrl } = await import("../tests/pg-admin");
-  const name = `rss_bench_${randomBytes(4).toString("hex")}`;
+  const name = `${process.env.BENCH_DB_PREFIX ?? "rss_bench"}_${randomBytes(4).toString("hex")}`;
   await adminQuery(`CREATE DATABASE "${name}"`);
   process.env.DATABASE_URL = databaseUrl(name);
   cleanup = () => adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
@@ -57,6 +60,8 @@ const { prisma } = await import("../lib/db");
 const { startJobDriver } = await import("../lib/jobs/driver");
 const { describeFunctions } = await import("../lib/jobs/function-table");
 const { servingSigningKey } = await import("../lib/jobs/signing-key");
+const { inProcessRunner } = await import("../lib/jobs/run-in-process");
+const { inngest } = await import("../inngest/client");
 const { createSubscription } = await import("../lib/webhooks/create-subscription");
 const { emitWebhookEvent } = await import("../lib/webhooks/payloads");
 const { createTestClient } = await import("../tests/factories");
@@ -103,8 +108,13 @@ const startDriver = () =>
     mode: "embedded",
     functions: describeFunctions(INNGEST_APP_ID, functions),
     serveUrl: serve.url,
-    // As `npm start`: the serve handler called in process (--http: over HTTP, as before).
-    invoke: process.argv.includes("--http") ? undefined : (request) => POST(request as never, undefined),
+    // As `npm start`: the SDK's engine in process (--serve: the signed serve handler in process; --http:
+    // the signed serve endpoint over HTTP).
+    runInProcess:
+      process.argv.includes("--serve") || process.argv.includes("--http")
+        ? undefined
+        : inProcessRunner(inngest, functions),
+    invoke: process.argv.includes("--serve") ? (request) => POST(request as never, undefined) : undefined,
     signingKey: servingSigningKey()!,
     concurrency: CONCURRENCY,
     // PostgreSQL: woken at commit by LISTEN/NOTIFY (the embedded database only polls, as `npm run dev` does).

@@ -57,6 +57,12 @@ export const ZEnv = z.object({
   // "off": the driver only polls instead of LISTENing for new work on a connection of its own (the
   // embedded database, which serves one connection, sets it).
   JOB_DRIVER_LISTEN: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
+  // "debug" also logs what is routine but sometimes useful (e.g. a client that closed its connection mid-request).
+  LOG_LEVEL: z.enum(["debug", "info"], { error: "must be debug or info" }).default("info"),
+  // Function runs in flight per process (the in-process driver): more shares its statements better.
+  JOB_DRIVER_CONCURRENCY: positiveInt("a whole number of runs above 0")
+    .max(256, "must be at most 256")
+    .default(32),
   // Connections of the background work's own pool (lib/db.ts jobsPool), per process.
   JOB_DRIVER_POOL_SIZE: positiveInt("a whole number of connections above 0").default(4),
 });

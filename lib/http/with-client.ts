@@ -6,7 +6,7 @@ import { takeTokenShared } from "@/lib/http/rate-limit";
 import { dbInputError } from "@/lib/http/db-input-errors";
 import { nulCharacterIssues } from "@/lib/http/reject-nul";
 import { formatIssues, issueMessage } from "@/lib/http/zod-issues";
-import { logError } from "@/lib/log";
+import { logDebug, logError } from "@/lib/log";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -81,11 +81,20 @@ function bearerKey(req: Request): string | null {
   return req.headers.get("x-api-key")?.trim() || null;
 }
 
+/** Node's error for a request whose client closed the connection before the body was read. */
+function isClientAbort(err: unknown): boolean {
+  return (
+    err instanceof Error && err.message === "aborted" && (err as NodeJS.ErrnoException).code === "ECONNRESET"
+  );
+}
+
 export function toErrorResponse(err: unknown): Response {
   if (err instanceof ApiError) return errorResponse(err);
   const refused = dbInputError(err);
   if (refused) return errorResponse(refused);
-  logError("unhandled error in /v1 handler", err);
+  // Nobody is left to answer, and nothing went wrong on our side: routine, not an error.
+  if (isClientAbort(err)) logDebug("client closed the connection during a /v1 request");
+  else logError("unhandled error in /v1 handler", err);
   return errorResponse(new ApiError(500, "INTERNAL_ERROR", "Internal server error"));
 }
 

@@ -17,6 +17,8 @@ export type TJobDriverOptions = {
   serveUrl: string;
   /** The serve handler of this process, called in process with the same signed request (embedded mode). */
   invoke?: TServeInvoker;
+  /** The functions' execution engine in this process, no serve protocol (see TExecutorConfig). */
+  runInProcess?: TExecutorConfig["runInProcess"];
   signingKey: string;
   /** Sends events to the Inngest server (relay mode). */
   send?: (events: TRelayEvent[]) => Promise<unknown>;
@@ -54,6 +56,7 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
   const config: TExecutorConfig = {
     serveUrl: options.serveUrl,
     invoke: options.invoke,
+    runInProcess: options.runInProcess,
     signingKey: options.signingKey,
     functions: new Map(options.functions.map((fn) => [fn.id, fn])),
     leaseMs,
@@ -102,7 +105,8 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
       for (const run of runs) {
         const task = executeRun(run, config).finally(() => {
           inFlight.delete(task);
-          wake();
+          // Refill in batches: a claim per finished run would cost two statements per run under load.
+          if (inFlight.size <= concurrency / 2) wake();
         });
         inFlight.add(task);
       }
@@ -140,7 +144,7 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
     functions: options.functions.map((f) => f.id),
     concurrency,
     listen: Boolean(options.listen),
-    inProcess: Boolean(options.invoke),
+    inProcess: Boolean(options.invoke || options.runInProcess),
   });
   const listener: TWorkListener | null = options.listen ? listenForWork(options.listen, wake) : null;
   const running = loop();

@@ -6,6 +6,7 @@ import {
   type TRunUpdate,
   type TStepState,
 } from "@/lib/jobs/run-store";
+import type { TInProcessRunner, TServePayload } from "@/lib/jobs/run-in-process";
 import { canonicalJson, inngestSignature } from "@/lib/jobs/serve-signature";
 import { logError } from "@/lib/log";
 
@@ -24,6 +25,11 @@ export type TExecutorConfig = {
    * Unset: a POST to `serveUrl`.
    */
   invoke?: TServeInvoker;
+  /**
+   * The functions' execution engine in this process, without the serve protocol's request, signatures
+   * and response (lib/jobs/run-in-process.ts). Takes precedence over `invoke` and `serveUrl`.
+   */
+  runInProcess?: TInProcessRunner;
   signingKey: string;
   functions: ReadonlyMap<string, TJobFunction>;
   leaseMs: number;
@@ -50,8 +56,10 @@ async function callServe(
   config: TExecutorConfig,
   fnId: string,
   stepId: string,
-  payload: unknown,
+  payload: TServePayload,
 ): Promise<TServeAnswer> {
+  if (config.runInProcess)
+    return runWithTimeout(config.runInProcess(fnId, stepId, payload), config.requestTimeoutMs);
   const body = canonicalJson(payload);
   const url = `${config.serveUrl}?fnId=${encodeURIComponent(fnId)}&stepId=${encodeURIComponent(stepId)}`;
   const init = {
@@ -78,14 +86,27 @@ async function invokeInProcess(
   request: Request,
   timeoutMs: number,
 ): Promise<TServeAnswer> {
+  return runWithTimeout(
+    invoke(request).then(async (res) => ({
+      status: res.status,
+      headers: res.headers,
+      text: await res.text(),
+    })),
+    timeoutMs,
+  );
+}
+
+async function runWithTimeout(
+  work: Promise<{ status: number; headers: Headers; text: string }>,
+  timeoutMs: number,
+): Promise<TServeAnswer> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<"timeout">((resolve) => {
     timer = setTimeout(() => resolve("timeout"), timeoutMs);
   });
   try {
-    const res = await Promise.race([invoke(request), timeout]);
-    if (res === "timeout") return { timeout: true };
-    return { status: res.status, headers: res.headers, text: await res.text() };
+    const res = await Promise.race([work, timeout]);
+    return res === "timeout" ? { timeout: true } : res;
   } catch (err) {
     // What the endpoint would have answered over HTTP: a server error, retried on the schedule.
     return { status: 500, headers: new Headers(), text: JSON.stringify({ message: (err as Error).message }) };

@@ -1,4 +1,5 @@
 import { jobsPool, prisma } from "@/lib/db";
+import { batcher } from "@/lib/db-batch";
 import type { TJobFunction } from "@/lib/jobs/function-table";
 
 // The durable queue of the in-process driver: outbox rows become job_runs rows (one per function
@@ -102,9 +103,10 @@ export type TRunUpdate =
  * Writes the run's new state if this worker still holds the lease (`leaseUntil` is the fencing
  * token). Returns the new lease, or null when the lease was lost and the worker must drop the run.
  * Plain SQL on the pool: this runs several times per delivery, and Prisma's query building cost
- * more CPU than the statement.
+ * more CPU than the statement. The updates of this process's runs go out together (`batcher`: one
+ * statement for those that arrived while the previous one ran), each fenced by its own lease.
  */
-export async function updateRun(
+export function updateRun(
   id: string,
   lease: Date,
   update: TRunUpdate,
@@ -120,42 +122,53 @@ export async function updateRun(
         : update.kind === "completed"
           ? "completed"
           : "failed";
-  const attempt = update.kind === "completed" ? null : update.attempt;
-  const runAt = update.kind === "wait" ? update.runAt : null;
   // progress keeps lastError; wait sets it (or clears it); completed clears it; failed sets it.
-  const setError = update.kind !== "progress";
   const lastError =
     update.kind === "wait"
       ? (update.lastError ?? null)
       : update.kind === "failed"
         ? update.error.slice(0, 4000)
         : null;
-  const output = update.kind === "completed" ? JSON.stringify(update.output ?? null) : null;
-  const res = await jobsPool().query(
-    `UPDATE job_runs SET
-       steps = $3::jsonb, "leaseUntil" = $4, "updatedAt" = $5, status = $6,
-       attempt = COALESCE($7::int, attempt),
-       "runAt" = COALESCE($8::timestamptz, "runAt"),
-       "lastError" = CASE WHEN $9::boolean THEN $10::text ELSE "lastError" END,
-       output = CASE WHEN $6 = 'completed' THEN $11::jsonb ELSE output END
-     WHERE id = $1 AND status = 'running' AND "leaseUntil" = $2`,
-    [
-      id,
-      lease,
-      JSON.stringify(update.steps),
-      nextLease,
-      now,
-      status,
-      attempt,
-      runAt,
-      setError,
-      lastError,
-      output,
-    ],
-  );
-  if (res.rowCount === 0) return null;
-  return nextLease ?? lease;
+  const row = {
+    id,
+    lease: lease.toISOString(),
+    steps: update.steps,
+    nextLease: nextLease?.toISOString() ?? null,
+    now: now.toISOString(),
+    status,
+    attempt: update.kind === "completed" ? null : update.attempt,
+    runAt: update.kind === "wait" ? update.runAt.toISOString() : null,
+    setError: update.kind !== "progress",
+    lastError,
+    // wrapped, so that a null output is stored as JSON null, not SQL NULL
+    output: update.kind === "completed" ? { value: update.output ?? null } : null,
+  };
+  return writeRunUpdate(row).then((stored) => (stored ? (nextLease ?? lease) : null));
 }
+
+type TRunUpdateRow = Record<string, unknown> & { id: string };
+
+const writeRunUpdate = batcher<TRunUpdateRow, boolean>(
+  async (rows) => {
+    const res = await jobsPool().query<{ id: string }>(
+      `UPDATE job_runs j SET
+         steps = u.steps, "leaseUntil" = u."nextLease", "updatedAt" = u.now, status = u.status,
+         attempt = COALESCE(u.attempt, j.attempt),
+         "runAt" = COALESCE(u."runAt", j."runAt"),
+         "lastError" = CASE WHEN u."setError" THEN u."lastError" ELSE j."lastError" END,
+         output = CASE WHEN u.status = 'completed' THEN u.output -> 'value' ELSE j.output END
+       FROM jsonb_to_recordset($1::jsonb) AS u(id text, lease timestamptz, steps jsonb, "nextLease" timestamptz,
+         now timestamptz, status text, attempt int, "runAt" timestamptz, "setError" boolean, "lastError" text,
+         output jsonb)
+       WHERE j.id = u.id AND j.status = 'running' AND j."leaseUntil" = u.lease
+       RETURNING j.id`,
+      [JSON.stringify(rows)],
+    );
+    const stored = new Set(res.rows.map((r) => r.id));
+    return rows.map((r) => stored.has(r.id));
+  },
+  { key: (row) => row.id },
+);
 
 /** Extends the lease of a run still being worked on; null when it was lost. */
 export async function renewLease(id: string, lease: Date, leaseMs: number): Promise<Date | null> {

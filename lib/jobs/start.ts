@@ -1,10 +1,10 @@
-import { serve } from "inngest/next";
 import { inngest, INNGEST_APP_ID } from "@/inngest/client";
 import { functions } from "@/inngest/index";
 import { env } from "@/lib/env";
 import { startJobDriver, type TJobDriver } from "@/lib/jobs/driver";
 import { describeFunctions } from "@/lib/jobs/function-table";
 import type { TRelayEvent } from "@/lib/jobs/relay";
+import { inProcessRunner } from "@/lib/jobs/run-in-process";
 import { inngestServerConfigured, servingSigningKey } from "@/lib/jobs/signing-key";
 import { logError } from "@/lib/log";
 
@@ -41,16 +41,17 @@ export function startBackgroundJobs(): TJobDriver | null {
     return (globalForJobs.jobDriver = null);
   }
   const relay = inngestServerConfigured();
-  // The same handler as app/api/inngest/route.ts, called in process by the driver (signature checked).
-  const handler = serve({ client: inngest, functions, servePath: "/api/inngest", serveOrigin: env.APP_URL });
   globalForJobs.jobDriver = startJobDriver({
     mode: relay ? "relay" : "embedded",
     functions: describeFunctions(INNGEST_APP_ID, functions),
     serveUrl: `http://127.0.0.1:${env.PORT}/api/inngest`,
-    invoke: relay ? undefined : (request) => handler.POST(request as never, undefined),
+    // Without an Inngest server the functions run on the SDK's engine in this process, without the
+    // serve protocol's signed request and response (lib/jobs/run-in-process.ts).
+    runInProcess: relay ? undefined : inProcessRunner(inngest, functions),
     signingKey,
     send: relay ? sendWithTimeout : undefined,
     listen: env.JOB_DRIVER_LISTEN === "on" ? env.DATABASE_URL : undefined,
+    concurrency: env.JOB_DRIVER_CONCURRENCY,
     startDelayMs: 1000,
   });
   return globalForJobs.jobDriver;

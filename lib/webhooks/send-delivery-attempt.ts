@@ -1,5 +1,6 @@
 import { openSecret } from "@/lib/crypto/secret-box";
 import { jobsPool } from "@/lib/db";
+import { batcher } from "@/lib/db-batch";
 import { postWebhook } from "@/lib/webhooks/post-webhook";
 import { signatureHeader } from "@/lib/webhooks/signature";
 
@@ -19,30 +20,38 @@ export type TSendOutcome =
       final: boolean;
     };
 
+type TDeliveryRow = {
+  id: string;
+  eventType: string;
+  body: string;
+  status: string;
+  attempts: number;
+  url: string | null;
+  secretEncrypted: string | null;
+  active: boolean | null;
+};
+
+// One statement (the delivery and its subscription, of the same client) for the attempts that
+// start together: this runs once per attempt.
+const readDelivery = batcher<string, TDeliveryRow | undefined>(async (ids) => {
+  const { rows } = await jobsPool().query<TDeliveryRow>(
+    `SELECT d.id, d."eventType", d.body, d.status, d.attempts, s.url, s."secretEncrypted", s.active
+     FROM webhook_deliveries d
+     LEFT JOIN webhook_subscriptions s ON s.id = d."subscriptionId" AND s."clientId" = d."clientId"
+     WHERE d.id = ANY($1::text[])`,
+    [ids],
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id));
+});
+
 /**
  * Sends one attempt of a pending delivery: the body stored at emit time, signed now with the
  * subscription secret. Does not write anything; the caller records the outcome (a separate step,
  * so that a crash after a successful POST never sends it again).
  */
 export async function sendDeliveryAttempt({ deliveryId }: { deliveryId: string }): Promise<TSendOutcome> {
-  // One statement (the delivery and its subscription, of the same client): this runs once per attempt.
-  const { rows } = await jobsPool().query<{
-    id: string;
-    eventType: string;
-    body: string;
-    status: string;
-    attempts: number;
-    url: string | null;
-    secretEncrypted: string | null;
-    active: boolean | null;
-  }>(
-    `SELECT d.id, d."eventType", d.body, d.status, d.attempts, s.url, s."secretEncrypted", s.active
-     FROM webhook_deliveries d
-     LEFT JOIN webhook_subscriptions s ON s.id = d."subscriptionId" AND s."clientId" = d."clientId"
-     WHERE d.id = $1`,
-    [deliveryId],
-  );
-  const delivery = rows[0];
+  const delivery = await readDelivery(deliveryId);
   if (!delivery) return { skipped: true, status: "missing" };
   if (delivery.status !== "pending") return { skipped: true, status: delivery.status as TDeliveryStatus };
 

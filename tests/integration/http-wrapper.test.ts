@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 
 process.env.RATE_LIMIT_PER_SECOND = "5";
@@ -137,6 +137,43 @@ describe("the /v1 wrapper", () => {
     expect(res.status).toBe(500);
     expectErrorBody(res.body, "INTERNAL_ERROR");
     expect(JSON.stringify(res.body)).not.toMatch(/postgres|secret|stack/i);
+  });
+
+  it("logs a client that closed its connection mid-body at debug level, not as an error", async () => {
+    const aborted = () => {
+      // What Node's HTTP server raises in the body stream when the client goes away (abortIncoming).
+      const err = Object.assign(new Error("aborted"), { code: "ECONNRESET" });
+      return new Request("http://localhost/v1/test", {
+        method: "POST",
+        headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+        body: new ReadableStream({ pull: (controller) => controller.error(err) }),
+        duplex: "half",
+      } as RequestInit);
+    };
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const logs = vi.spyOn(console, "log").mockImplementation(() => {});
+    try {
+      const quiet = await echo(aborted(), { params: Promise.resolve({}) });
+      expect(quiet.status).toBe(500);
+      expect(errors).not.toHaveBeenCalled();
+      expect(logs).not.toHaveBeenCalled();
+      process.env.LOG_LEVEL = "debug";
+      await echo(aborted(), { params: Promise.resolve({}) });
+      expect(errors).not.toHaveBeenCalled();
+      expect(logs.mock.calls.map((c) => JSON.parse(String(c[0])))).toEqual([
+        expect.objectContaining({
+          level: "debug",
+          message: expect.stringContaining("closed the connection"),
+        }),
+      ]);
+      // any other failure is still an error
+      await call(boom, { apiKey: await extraKey(clientId) });
+      expect(errors).toHaveBeenCalledTimes(1);
+    } finally {
+      delete process.env.LOG_LEVEL;
+      errors.mockRestore();
+      logs.mockRestore();
+    }
   });
 
   it("maps thrown ApiErrors to their status", async () => {

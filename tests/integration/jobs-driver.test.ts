@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db";
 import { startJobDriver, type TJobDriver } from "@/lib/jobs/driver";
 import { describeFunctions } from "@/lib/jobs/function-table";
+import { inProcessRunner } from "@/lib/jobs/run-in-process";
 import { enqueue } from "@/lib/outbox/enqueue";
 import { startRouteServer } from "@/tests/support/serve-server";
 import { waitFor } from "@/tests/support/webhook-receiver";
@@ -54,27 +55,33 @@ const sleeper = client.createFunction(
 );
 
 const fns = [flaky, broken, fatal, sleeper];
-let driver: TJobDriver;
-let server: { url: string; close: () => Promise<void> };
 
-beforeAll(async () => {
-  const handler = serve({ client, functions: fns });
-  server = await startRouteServer({ POST: handler.POST as never });
-  driver = startJobDriver({
-    mode: "embedded",
-    functions: describeFunctions("driver-test", fns),
-    serveUrl: server.url,
-    signingKey: SIGNING_KEY,
-    pollMs: 50,
-    leaseMs: 5000,
-    retryBaseMs: 50,
+// Both ways the driver runs a function: the serve protocol (signed requests to the serve handler, as
+// with `invoke` or over HTTP) and the SDK's execution engine in process (what `npm start` uses).
+function withDriver(mode: "serve" | "in-process") {
+  let driver: TJobDriver;
+  let server: { url: string; close: () => Promise<void> };
+  beforeAll(async () => {
+    for (const key of Object.keys(calls)) delete calls[key];
+    const handler = serve({ client, functions: fns });
+    server = await startRouteServer({ POST: handler.POST as never });
+    driver = startJobDriver({
+      mode: "embedded",
+      functions: describeFunctions("driver-test", fns),
+      serveUrl: server.url,
+      runInProcess: mode === "in-process" ? inProcessRunner(client, fns) : undefined,
+      signingKey: SIGNING_KEY,
+      pollMs: 50,
+      leaseMs: 5000,
+      retryBaseMs: 50,
+    });
   });
-});
 
-afterAll(async () => {
-  await driver.stop();
-  await server.close();
-});
+  afterAll(async () => {
+    await driver.stop();
+    await server.close();
+  });
+}
 
 async function trigger(name: string, data: Record<string, unknown> = {}) {
   const eventId = await prisma.$transaction((tx) => enqueue(tx, { name, data }));
@@ -88,7 +95,9 @@ async function trigger(name: string, data: Record<string, unknown> = {}) {
   );
 }
 
-describe("in-process job driver", () => {
+describe.each(["serve", "in-process"] as const)("in-process job driver (%s)", (mode) => {
+  withDriver(mode);
+
   it("retries a failing step, keeping the steps before it memoized", async () => {
     const run = await trigger("test/flaky");
     expect(run.status).toBe("completed");

@@ -16,6 +16,8 @@ const { prisma } = await import("@/lib/db");
 const { startJobDriver } = await import("@/lib/jobs/driver");
 const { describeFunctions } = await import("@/lib/jobs/function-table");
 const { servingSigningKey } = await import("@/lib/jobs/signing-key");
+const { inProcessRunner } = await import("@/lib/jobs/run-in-process");
+const { inngest } = await import("@/inngest/client");
 const { emitWebhookEvent } = await import("@/lib/webhooks/payloads");
 const { redeliverWebhook } = await import("@/lib/webhooks/redeliver-webhook");
 const { call, createTestClient } = await import("@/tests/factories");
@@ -29,25 +31,29 @@ let driver: TJobDriver;
 let serve: { url: string; close: () => Promise<void> };
 const receivers: TReceiver[] = [];
 
-beforeAll(async () => {
-  // The serve route hosted over HTTP, and the driver calling it with signed requests, as in `next start`.
-  serve = await startRouteServer({ POST: serveHandler as never, GET: GET as never, PUT: PUT as never });
-  driver = startJobDriver({
-    mode: "embedded",
-    functions: describeFunctions(INNGEST_APP_ID, functions),
-    serveUrl: serve.url,
-    signingKey: servingSigningKey()!,
-    pollMs: 50,
-    leaseMs: 5000,
-    retryBaseMs: 100,
+// Both ways the driver runs the function: the serve route hosted over HTTP with signed requests (as
+// with an Inngest server), and the SDK's execution engine in process (what `npm start` uses).
+function withDriver(mode: "serve" | "in-process") {
+  beforeAll(async () => {
+    serve = await startRouteServer({ POST: serveHandler as never, GET: GET as never, PUT: PUT as never });
+    driver = startJobDriver({
+      mode: "embedded",
+      functions: describeFunctions(INNGEST_APP_ID, functions),
+      serveUrl: serve.url,
+      runInProcess: mode === "in-process" ? inProcessRunner(inngest, functions) : undefined,
+      signingKey: servingSigningKey()!,
+      pollMs: 50,
+      leaseMs: 5000,
+      retryBaseMs: 100,
+    });
   });
-});
 
-afterAll(async () => {
-  await driver.stop();
-  await serve.close();
-  await Promise.all(receivers.map((r) => r.close()));
-});
+  afterAll(async () => {
+    await driver.stop();
+    await serve.close();
+    await Promise.all(receivers.splice(0).map((r) => r.close()));
+  });
+}
 
 async function receiver(respond: TReceiver["respond"]): Promise<TReceiver> {
   const r = await startReceiver(SECRET, respond);
@@ -99,7 +105,9 @@ async function settled(deliveryId: string, status: "delivered" | "failed") {
   );
 }
 
-describe("webhook delivery (embedded driver)", () => {
+describe.each(["serve", "in-process"] as const)("webhook delivery (embedded driver, %s)", (mode) => {
+  withDriver(mode);
+
   it("retries 500, 500 then 200: three signed attempts with one delivery id, one accepted", async () => {
     const r = await receiver((_id, nth) => (nth < 2 ? 500 : 200));
     const { clientId } = await subscribed(r.url);
