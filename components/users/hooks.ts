@@ -25,8 +25,15 @@ export function useUsers(filters: TUserFilters, after: string | undefined, { ena
 export function useChangeUserStatus(userId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ status, comment }: { status: string; comment: string }) =>
-      apiFetch<TUserStatusResult>(userPath(userId, "status"), { json: { status, comment } }),
+    mutationFn: ({
+      status,
+      comment,
+      closeAlerts,
+    }: {
+      status: string;
+      comment: string;
+      closeAlerts?: boolean;
+    }) => apiFetch<TUserStatusResult>(userPath(userId, "status"), { json: { status, comment, closeAlerts } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.all }),
   });
 }

@@ -38,6 +38,7 @@ type TTenant = {
     report: string;
     rule: string;
     alert: string;
+    case: string;
     subscription: string;
     delivery: string;
     apiKey: string;
@@ -179,6 +180,7 @@ async function seedTenant(prefix: string): Promise<TTenant> {
       report: String(report.reportId),
       rule: `${p}-RULE`,
       alert: alert.id,
+      case: alert.caseId!,
       subscription: String(sub.subscription.id),
       delivery: delivery.id,
       apiKey: key.id,
@@ -207,6 +209,8 @@ async function stateOf(t: TTenant) {
     users: await prisma.user.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
     transactions: await prisma.transaction.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
     alerts: await prisma.alert.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
+    cases: await prisma.case.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
+    caseEvents: await prisma.caseEvent.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
     rules: await prisma.rule.findMany({ where: { clientId }, orderBy: { ruleId: "asc" } }),
     reports: await prisma.report.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
     subscriptions: await prisma.webhookSubscription.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
@@ -223,6 +227,7 @@ function expectNothingOf(t: TTenant, body: unknown, context: string) {
   expect(text.includes(t.prefix), `${context} leaks ${t.prefix}: ${text.slice(0, 400)}`).toBe(false);
   for (const id of [
     t.ids.alert,
+    t.ids.case,
     t.ids.delivery,
     t.ids.apiKey,
     t.ids.subscription,
@@ -241,6 +246,7 @@ type TV1Case = {
   status?: number;
 };
 const V1_MATRIX: Record<string, TV1Case[]> = {
+  "GET /v1/cases/{caseId}": [{ params: (a) => ({ caseId: a.ids.case }) }],
   "GET /v1/comments/user/{userId}": [{ params: (a) => ({ userId: a.ids.user }) }],
   "POST /v1/comments/user/{userId}": [
     {
@@ -340,6 +346,7 @@ type TDashCase = {
   query?: (a: TTenant) => Record<string, string>;
 };
 const DASHBOARD_MATRIX: Record<string, TDashCase[]> = {
+  "GET /dashboard-api/alerts/{alertId}": [{ role: "reviewer", params: (a) => ({ alertId: a.ids.alert }) }],
   "POST /dashboard-api/alerts/{alertId}/assign": [
     { role: "reviewer", params: (a) => ({ alertId: a.ids.alert }), body: () => ({ assign: true }) },
   ],
@@ -349,6 +356,36 @@ const DASHBOARD_MATRIX: Record<string, TDashCase[]> = {
       params: (a) => ({ alertId: a.ids.alert }),
       body: () => ({ status: "confirmed", feedback: "b" }),
     },
+  ],
+  "GET /dashboard-api/cases/{caseId}": [
+    { role: "reviewer", params: (a) => ({ caseId: a.ids.case }) },
+    { role: "reporting_officer", params: (a) => ({ caseId: a.ids.case }) },
+  ],
+  "POST /dashboard-api/cases/{caseId}/assign": [
+    { role: "reviewer", params: (a) => ({ caseId: a.ids.case }), body: () => ({ assigneeId: null }) },
+  ],
+  "POST /dashboard-api/cases/{caseId}/comment": [
+    { role: "reviewer", params: (a) => ({ caseId: a.ids.case }), body: () => ({ comment: "b" }) },
+  ],
+  "POST /dashboard-api/cases/{caseId}/alerts": [
+    {
+      role: "reviewer",
+      params: (a) => ({ caseId: a.ids.case }),
+      body: () => ({ status: "cleared", note: "b" }),
+    },
+  ],
+  "POST /dashboard-api/cases/{caseId}/close": [
+    {
+      role: "reviewer",
+      params: (a) => ({ caseId: a.ids.case }),
+      body: () => ({ outcome: "false_positive", note: "b" }),
+    },
+  ],
+  "POST /dashboard-api/cases/{caseId}/escalate": [
+    { role: "reviewer", params: (a) => ({ caseId: a.ids.case }), body: () => ({ note: "b" }) },
+  ],
+  "POST /dashboard-api/cases/{caseId}/block-user": [
+    { role: "reviewer", params: (a) => ({ caseId: a.ids.case }), body: () => ({ note: "b" }) },
   ],
   "POST /dashboard-api/api-keys/{keyId}/revoke": [
     { role: "admin", params: (a) => ({ keyId: a.ids.apiKey }) },
@@ -551,6 +588,7 @@ describe("tenant isolation: client B calling with client A's ids", () => {
           "GET /v1/webhooks",
           "GET /v1/users/blocked",
           "GET /v1/reports",
+          "GET /v1/cases",
         ].includes(route.key)
       ) {
         const own = await call(route.handler, { apiKey: A.apiKey, method: "GET" });

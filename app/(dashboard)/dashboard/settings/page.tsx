@@ -1,19 +1,26 @@
 import { requirePagePermission } from "@/lib/auth/permissions";
+import { CaseSlaCard } from "@/components/cases/case-sla-card";
 import { SanctionsDatasetsCard } from "@/components/sanctions/sanctions-datasets-card";
 import { SettingsForm } from "@/components/settings/settings-form";
 import { PageHeader } from "@/components/ui";
 import { getClientSettings } from "@/lib/admin/settings";
+import { getCaseSla } from "@/lib/cases/sla";
 import { listSanctionsDatasets } from "@/lib/sanctions/list-sanctions-datasets";
 
 export const dynamic = "force-dynamic";
 
 export default async function SettingsPage() {
   const user = await requirePagePermission("settings.manage");
-  const [settings, sanctionsDatasets] = await Promise.all([getClientSettings(user), listSanctionsDatasets()]);
+  const [settings, sanctionsDatasets, caseSla] = await Promise.all([
+    getClientSettings(user),
+    listSanctionsDatasets(),
+    getCaseSla({ clientId: user.clientId }),
+  ]);
   return (
     <div className="max-w-5xl">
       <PageHeader title="Settings" subtitle={`${settings.name} · ${settings.type} client`} />
       <SettingsForm initial={settings} />
+      <CaseSlaCard initial={caseSla} />
       <SanctionsDatasetsCard datasets={sanctionsDatasets} />
     </div>
   );

@@ -81,7 +81,12 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
         }
         actions={
           canAct ? (
-            <ConfirmActions transactionId={t.id} isFraud={t.isFraud} isChargeback={t.isChargeback} />
+            <ConfirmActions
+              transactionId={t.id}
+              isFraud={t.isFraud}
+              isChargeback={t.isChargeback}
+              openAlerts={d.alerts.filter((a) => a.status === "open" || a.status === "escalated").length}
+            />
           ) : undefined
         }
       />
