@@ -4,7 +4,7 @@ import { useRef, useState } from "react";
 import { rulesApi } from "@/components/rules/query";
 import { Button, Card, ErrorNote, Table, Td, formatTime, inputClass } from "@/components/ui";
 import { errorText } from "@/lib/admin/fetch-json";
-import type { TBacktestHit } from "@/lib/backtest/run-backtest-batch";
+import type { TBacktestSample } from "@/lib/backtest/run-backtest";
 
 const SHOWN_HITS = 500;
 const DAY = 86_400_000;
@@ -21,7 +21,7 @@ type TState = {
   fired: number;
   errors: number;
   firstError: string | null;
-  hits: TBacktestHit[];
+  hits: TBacktestSample[];
   done: boolean;
 };
 
@@ -61,27 +61,25 @@ export function BacktestPanel({
     let acc: TState = { ...IDLE, running: true };
     setState(acc);
     try {
-      let cursor: string | undefined;
-      do {
-        const batch = await rulesApi.backtestBatch({
-          ruleId,
-          versionId,
-          from: new Date(from).getTime(),
-          to: new Date(to).getTime(),
-          cursor,
-        });
+      let run = await rulesApi.startBacktest({
+        ruleId,
+        version: versions.find((v) => v.id === versionId)?.version,
+        from: new Date(from).getTime(),
+        to: new Date(to).getTime(),
+      });
+      while (run.state === "running" && !stopped.current) {
+        run = await rulesApi.continueBacktest(run.id);
         acc = {
           ...acc,
-          total: batch.total ?? acc.total,
-          processed: acc.processed + batch.processed,
-          fired: acc.fired + batch.hits.length,
-          errors: acc.errors + batch.errors,
-          firstError: acc.firstError ?? batch.firstError,
-          hits: acc.hits.length < SHOWN_HITS ? [...acc.hits, ...batch.hits].slice(0, SHOWN_HITS) : acc.hits,
+          total: run.total,
+          processed: run.processed,
+          fired: run.draftHits,
+          errors: run.draftErrors,
+          firstError: run.firstError,
+          hits: [...run.samples.onlyDraft, ...run.samples.both].slice(0, SHOWN_HITS),
         };
         setState(acc);
-        cursor = batch.nextCursor ?? undefined;
-      } while (cursor && !stopped.current);
+      }
       setState({ ...acc, running: false, done: true });
     } catch (err) {
       setError(err);
@@ -162,13 +160,13 @@ export function BacktestPanel({
           {state.hits.length > 0 && (
             <Table head={["Transaction", "Amount", "Occurred"]}>
               {state.hits.map((h) => (
-                <tr key={h.transactionId}>
+                <tr key={h.subjectId}>
                   <Td className="font-mono">
                     <a
                       className="text-brand-700 hover:underline"
-                      href={`/dashboard/transactions/${encodeURIComponent(h.transactionId)}`}
+                      href={`/dashboard/transactions/${encodeURIComponent(h.subjectId)}`}
                     >
-                      {h.transactionId}
+                      {h.subjectId}
                     </a>
                   </Td>
                   <Td>

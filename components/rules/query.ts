@@ -1,7 +1,7 @@
 // Query keys and fetchers of the rules screens (dashboard API under /dashboard-api/rules).
 import { fetchJson } from "@/lib/admin/fetch-json";
 import type { TWrittenVersion } from "@/lib/rules/write-rule-version";
-import type { TBacktestBatchResult } from "@/lib/backtest/run-backtest-batch";
+import type { TBacktestRunView } from "@/lib/backtest/run-backtest";
 import type { TFieldError } from "@/lib/admin/validate-rule-draft";
 
 export const ruleKeys = {
@@ -26,6 +26,8 @@ export const rulesApi = {
     fetchJson<TWrittenVersion>(`/dashboard-api/rules/${encodeURIComponent(ruleId)}/status`, {
       body: { status },
     }),
-  backtestBatch: (input: { ruleId: string; versionId?: string; from: number; to: number; cursor?: string }) =>
-    fetchJson<TBacktestBatchResult>("/dashboard-api/backtests", { body: input }),
+  startBacktest: (input: { ruleId: string; version?: number; from: number; to: number }) =>
+    fetchJson<TBacktestRunView>("/dashboard-api/backtests", { body: input }),
+  continueBacktest: (runId: string, stop = false) =>
+    fetchJson<TBacktestRunView>(`/dashboard-api/backtests/${encodeURIComponent(runId)}`, { body: { stop } }),
 };
