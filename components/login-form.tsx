@@ -32,7 +32,7 @@ export function LoginForm({
           type="email"
           autoComplete="username"
           required
-          className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 focus:border-brand-500 focus:outline-none"
+          className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2"
         />
       </label>
       <label className="block text-sm">
@@ -42,7 +42,7 @@ export function LoginForm({
           type="password"
           autoComplete="current-password"
           required
-          className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 focus:border-brand-500 focus:outline-none"
+          className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2"
         />
       </label>
       {error && (

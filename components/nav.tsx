@@ -3,39 +3,43 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { signOut } from "next-auth/react";
+import { can, type TPermission } from "@/lib/auth/permission-table";
 import type { TDashboardRole } from "@/lib/dashboard-users/create-dashboard-user";
+import { formatEnum } from "@/lib/format";
 
-export type TNavItem = { href: string; label: string; roles?: TDashboardRole[] };
+export type TNavItem = { href: string; label: string; permission: TPermission };
 
 export const NAV_ITEMS: TNavItem[] = [
-  { href: "/dashboard", label: "Overview" },
-  { href: "/dashboard/alerts", label: "Alerts" },
-  { href: "/dashboard/transactions", label: "Transactions" },
-  { href: "/dashboard/users", label: "Users" },
-  { href: "/dashboard/rules", label: "Rules" },
-  { href: "/dashboard/reports", label: "Reports", roles: ["admin", "reporting_officer"] },
-  { href: "/dashboard/webhooks", label: "Webhooks", roles: ["admin"] },
-  { href: "/dashboard/api-keys", label: "API keys", roles: ["admin"] },
-  { href: "/dashboard/settings", label: "Settings", roles: ["admin"] },
-  { href: "/dashboard/team", label: "Team", roles: ["admin"] },
+  { href: "/dashboard", label: "Overview", permission: "dashboard.read" },
+  { href: "/dashboard/alerts", label: "Alerts", permission: "dashboard.read" },
+  { href: "/dashboard/transactions", label: "Transactions", permission: "dashboard.read" },
+  { href: "/dashboard/users", label: "Users", permission: "dashboard.read" },
+  { href: "/dashboard/rules", label: "Rules", permission: "rules.read" },
+  { href: "/dashboard/reports", label: "Reports", permission: "reports.read" },
+  { href: "/dashboard/webhooks", label: "Webhooks", permission: "webhooks.manage" },
+  { href: "/dashboard/api-keys", label: "API keys", permission: "apiKeys.manage" },
+  { href: "/dashboard/settings", label: "Settings", permission: "settings.manage" },
+  { href: "/dashboard/team", label: "Team", permission: "team.manage" },
 ];
 
 export function Nav({
   role,
+  name,
   email,
   clientName,
 }: {
   role: TDashboardRole;
+  name: string | null;
   email: string;
   clientName: string;
 }) {
   const pathname = usePathname();
-  const items = NAV_ITEMS.filter((item) => !item.roles || item.roles.includes(role));
+  const items = NAV_ITEMS.filter((item) => can(role, item.permission));
   return (
     <aside className="flex w-56 shrink-0 flex-col border-r border-slate-200 bg-white">
       <div className="border-b border-slate-200 px-4 py-4">
         <div className="text-sm font-semibold">Risk Screening</div>
-        <div className="truncate text-xs text-slate-500">{clientName}</div>
+        <div className="truncate text-xs text-slate-600">{clientName}</div>
       </div>
       <nav className="flex-1 space-y-0.5 p-2" aria-label="Main">
         {items.map((item) => {
@@ -44,6 +48,7 @@ export function Nav({
             <Link
               key={item.href}
               href={item.href}
+              aria-current={active ? "page" : undefined}
               className={`block rounded-md px-3 py-1.5 text-sm ${
                 active ? "bg-brand-50 font-medium text-brand-700" : "text-slate-700 hover:bg-slate-100"
               }`}
@@ -54,10 +59,11 @@ export function Nav({
         })}
       </nav>
       <div className="border-t border-slate-200 p-3 text-xs">
+        {name && <div className="truncate font-medium text-slate-900">{name}</div>}
         <div className="truncate text-slate-700" data-testid="current-user">
           {email}
         </div>
-        <div className="text-slate-500">{role.replace("_", " ")}</div>
+        <div className="text-slate-600">{formatEnum(role)}</div>
         <button
           type="button"
           onClick={() => void signOut({ callbackUrl: "/login" })}

@@ -200,10 +200,10 @@ test("a locked sign-in is refused the same as an unknown email, and an admin lif
   await signIn(page, DEMO.admin);
   await page.goto("/dashboard/team");
   const row = page.getByTestId("team-row").filter({ hasText: DEMO.officer2.email });
-  await expect(row).toContainText("sign-in locked");
+  await expect(row).toContainText("Sign-in locked");
   await page.screenshot({ path: "test-results/screens/team-locked.png", fullPage: true });
   await row.getByRole("button", { name: "Unlock sign-in" }).click();
-  await expect(row).toContainText("active");
+  await expect(row).toContainText("Active");
   await expect(row.getByRole("button", { name: "Unlock sign-in" })).toHaveCount(0);
   const audit = await sql<{ action: string }>(
     `SELECT action FROM audit_logs WHERE action = 'dashboard_user.unlocked' AND "entityId" =

@@ -1,6 +1,7 @@
 // Shared helpers for the browser tests: an API key from the operator CLI, a webhook receiver that
-// verifies X-Service-Signature as a client would, and sign-in.
+// verifies X-Service-Signature as a client would, sign-in, and the accessibility and layout checks.
 import { execFileSync } from "node:child_process";
+import { AxeBuilder } from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
 import pg from "pg";
 import { DEMO } from "../prisma/seed";
@@ -64,4 +65,37 @@ export function receivedEvent<T = Record<string, unknown>>(
     timeoutMs,
     `a verified ${event}`,
   );
+}
+
+const WCAG_AA_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+
+/**
+ * axe-core (WCAG 2 A/AA) finds nothing on the page, or on `context.include` only. A failure lists each
+ * violation with the offending elements, so the report says what to fix.
+ */
+export async function expectNoAxeViolations(
+  page: Page,
+  context: { include?: string; exclude?: string[] } = {},
+): Promise<void> {
+  let builder = new AxeBuilder({ page }).withTags(WCAG_AA_TAGS);
+  if (context.include) builder = builder.include(context.include);
+  for (const selector of context.exclude ?? []) builder = builder.exclude(selector);
+  const { violations } = await builder.analyze();
+  const summary = violations.map(
+    (v) =>
+      `${v.id} (${v.impact ?? "?"}): ${v.help}\n` +
+      v.nodes
+        .map((n) => `    ${n.target.join(" ")}: ${n.failureSummary?.replace(/\s+/g, " ") ?? ""}`)
+        .join("\n"),
+  );
+  expect(summary, `axe violations on ${page.url()}`).toEqual([]);
+}
+
+/** The page does not scroll sideways at the current viewport width. */
+export async function expectNoHorizontalScroll(page: Page): Promise<void> {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
+  expect(scrollWidth, `page width on ${page.url()}`).toBeLessThanOrEqual(innerWidth);
 }

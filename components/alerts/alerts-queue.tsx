@@ -17,7 +17,7 @@ import {
   Td,
 } from "@/components/ui";
 import type { TAlertListItem } from "@/lib/alerts/list-alerts";
-import { useAlerts, useAssignAlert } from "@/hooks/use-alerts";
+import { useAlerts, useAssignAlert } from "@/components/alerts/hooks";
 import { KeysetPager } from "@/components/ui/keyset-pager";
 
 const LEVELS = ["very_high", "high", "medium", "medium_low", "low"];

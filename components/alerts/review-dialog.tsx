@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { Button, ErrorNote, inputClass, LevelBadge } from "@/components/ui";
 import type { TAlertListItem } from "@/lib/alerts/list-alerts";
-import { useReviewAlert } from "@/hooks/use-alerts";
+import { useReviewAlert } from "@/components/alerts/hooks";
 
 const CHOICES = [
   { value: "cleared", label: "Cleared", hint: "Not suspicious" },

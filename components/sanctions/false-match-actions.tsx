@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Button, ErrorNote, inputClass } from "@/components/ui";
-import { useMarkFalseMatch, useRemoveFalseMatch } from "@/hooks/use-sanctions";
+import { useMarkFalseMatch, useRemoveFalseMatch } from "@/components/users/hooks";
 
 type TProps = {
   userId: string;

@@ -1,11 +1,9 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { CodeChecklist } from "@/components/reports/code-checklist";
+import { useGoamlSchemaUpload, useSaveSettings } from "@/components/settings/hooks";
 import { Button, Card, ErrorNote, inputClass } from "@/components/ui";
-import { errorText, fetchJson } from "@/lib/admin/fetch-json";
 import type { TSettingsView } from "@/lib/admin/settings";
 import type { TReportingProfile } from "@/lib/clients/schemas";
 import type { TEnumValue } from "@/lib/reports/goaml/schema";
@@ -86,22 +84,7 @@ function IndicatorPicker({
 }
 
 function SchemaUpload({ goaml }: { goaml: TSettingsView["goaml"] }) {
-  const router = useRouter();
-  const upload = useMutation({
-    mutationFn: async (file: File | null) => {
-      const res = await fetch(
-        file
-          ? `/dashboard-api/settings/goaml-schema?name=${encodeURIComponent(file.name)}`
-          : "/dashboard-api/settings/goaml-schema",
-        file
-          ? { method: "PUT", headers: { "content-type": "application/xml" }, body: await file.text() }
-          : { method: "DELETE" },
-      );
-      const json = (await res.json()) as { error?: { message: string; details?: string[] } };
-      if (!res.ok) throw new Error(json.error?.details?.join("; ") ?? json.error?.message ?? "Upload failed");
-    },
-    onSuccess: () => router.refresh(),
-  });
+  const upload = useGoamlSchemaUpload();
   return (
     <div className="mb-4 rounded-md bg-slate-50 p-3 text-sm" data-testid="goaml-schema">
       <p>
@@ -182,35 +165,29 @@ export function SettingsForm({ initial }: { initial: TSettingsView }) {
     initial.reportingProfile.indicatorMapping ?? {},
   );
   const lookups = initial.goaml.lookups;
-  const save = useMutation({
-    mutationFn: () =>
-      fetchJson<TSettingsView>("/dashboard-api/settings", {
-        method: "PUT",
-        body: {
-          features,
-          actions,
-          reportingProfile: {
-            ...compact({
-              entityId: profile.entityId,
-              entityName: profile.entityName,
-              branch: profile.branch,
-              currencyCodeLocal: profile.currencyCodeLocal,
-            }),
-            reportingPerson: compact(profile.reportingPerson),
-            location: compact(profile.location),
-            codes: compact({
-              submissionCode: profile.codes?.submissionCode,
-              contactType: profile.codes?.contactType,
-              communicationType: profile.codes?.communicationType,
-              fundsCode: profile.codes?.fundsCode,
-              transmode: compact(profile.codes?.transmode),
-              reportCode: compact(profile.codes?.reportCode),
-            }),
-            indicatorMapping: Object.fromEntries(Object.entries(mapping).filter(([, v]) => v.length > 0)),
-          },
-        },
+  const save = useSaveSettings(() => ({
+    features,
+    actions,
+    reportingProfile: {
+      ...compact({
+        entityId: profile.entityId,
+        entityName: profile.entityName,
+        branch: profile.branch,
+        currencyCodeLocal: profile.currencyCodeLocal,
       }),
-  });
+      reportingPerson: compact(profile.reportingPerson),
+      location: compact(profile.location),
+      codes: compact({
+        submissionCode: profile.codes?.submissionCode,
+        contactType: profile.codes?.contactType,
+        communicationType: profile.codes?.communicationType,
+        fundsCode: profile.codes?.fundsCode,
+        transmode: compact(profile.codes?.transmode),
+        reportCode: compact(profile.codes?.reportCode),
+      }),
+      indicatorMapping: Object.fromEntries(Object.entries(mapping).filter(([, v]) => v.length > 0)),
+    },
+  }));
   const setPerson = (k: string, v: string) =>
     setProfile((p) => ({ ...p, reportingPerson: { ...p.reportingPerson, [k]: v } }));
   const setLocation = (k: string, v: string) =>
@@ -394,7 +371,7 @@ export function SettingsForm({ initial }: { initial: TSettingsView }) {
           {initial.rules.length === 0 && <p className="text-sm text-slate-500">No rules yet.</p>}
         </div>
       </Card>
-      {save.isError && <ErrorNote>{errorText(save.error)}</ErrorNote>}
+      {save.isError && <ErrorNote>{save.error.message}</ErrorNote>}
       {save.isSuccess && (
         <p role="status" className="text-sm text-emerald-700">
           Settings saved.

@@ -1,59 +1,71 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Badge, Button, Card, ErrorNote, Table, Td, formatTime, inputClass } from "@/components/ui";
-import { errorText, fetchJson } from "@/lib/admin/fetch-json";
+import {
+  Badge,
+  Button,
+  Card,
+  ConfirmDialog,
+  DateTime,
+  EnumLabel,
+  ErrorNote,
+  inputClass,
+  Table,
+  Td,
+} from "@/components/ui";
+import { useCreateMember, useMemberAction, useTeam } from "@/components/team/hooks";
 import type { TTeamMember } from "@/lib/admin/team";
-
-const teamKeys = { all: ["team"] as const };
-const teamApi = {
-  list: () => fetchJson<{ members: TTeamMember[] }>("/dashboard-api/team"),
-  create: (input: { email: string; name?: string; role: string; password: string }) =>
-    fetchJson<{ userId: string }>("/dashboard-api/team", { body: input }),
-  disable: (id: string) =>
-    fetchJson<{ disabled: boolean }>(`/dashboard-api/team/${encodeURIComponent(id)}/disable`, { body: {} }),
-  unlock: (id: string) =>
-    fetchJson<{ unlocked: boolean }>(`/dashboard-api/team/${encodeURIComponent(id)}/unlock`, { body: {} }),
-};
+import { formatEnum, formatPerson } from "@/lib/format";
 
 function SignInState({ member }: { member: TTeamMember }) {
-  if (member.disabledAt) return <Badge tone="red">disabled</Badge>;
-  if (member.locked) return <Badge tone="red">sign-in locked</Badge>;
+  if (member.disabledAt) return <Badge tone="red">Disabled</Badge>;
+  if (member.locked) return <Badge tone="red">Sign-in locked</Badge>;
   if (member.blockedUntil)
-    return <Badge tone="amber">sign-in paused until {formatTime(member.blockedUntil).slice(11)}</Badge>;
-  return <Badge tone="green">active</Badge>;
+    return (
+      <Badge tone="amber">
+        Sign-in paused until <DateTime value={member.blockedUntil} />
+      </Badge>
+    );
+  return <Badge tone="green">Active</Badge>;
 }
 
 const ROLES = ["reviewer", "reporting_officer", "admin"];
+const EMPTY_FORM = { email: "", name: "", role: "reviewer", password: "" };
 
 export function TeamScreen({ selfId }: { selfId: string }) {
-  const qc = useQueryClient();
-  const [form, setForm] = useState({ email: "", name: "", role: "reviewer", password: "" });
-  const members = useQuery({ queryKey: teamKeys.all, queryFn: teamApi.list });
-  const invalidate = () => void qc.invalidateQueries({ queryKey: teamKeys.all });
-  const create = useMutation({
-    mutationFn: () => teamApi.create({ ...form, name: form.name || undefined }),
-    onSuccess: () => {
-      setForm({ email: "", name: "", role: "reviewer", password: "" });
-      invalidate();
-    },
-  });
-  const disable = useMutation({ mutationFn: teamApi.disable, onSuccess: invalidate });
-  const unlock = useMutation({ mutationFn: teamApi.unlock, onSuccess: invalidate });
+  const [form, setForm] = useState(EMPTY_FORM);
+  const [disabling, setDisabling] = useState<TTeamMember | null>(null);
+  const members = useTeam();
+  const create = useCreateMember();
+  const disable = useMemberAction("disable");
+  const unlock = useMemberAction("unlock");
 
   return (
     <div className="space-y-6">
-      {members.isError && <ErrorNote>{errorText(members.error)}</ErrorNote>}
-      {disable.isError && <ErrorNote>{errorText(disable.error)}</ErrorNote>}
-      {unlock.isError && <ErrorNote>{errorText(unlock.error)}</ErrorNote>}
-      <Table head={["Email", "Name", "Role", "Created", "Status", ""]}>
+      {members.isError && <ErrorNote>{members.error.message}</ErrorNote>}
+      {disable.isError && <ErrorNote>{disable.error.message}</ErrorNote>}
+      {unlock.isError && <ErrorNote>{unlock.error.message}</ErrorNote>}
+      <ConfirmDialog
+        open={disabling !== null}
+        title={`Disable ${disabling ? formatPerson(disabling) : ""}?`}
+        description="They are signed out at once and can no longer sign in."
+        confirmLabel="Disable"
+        danger
+        pending={disable.isPending}
+        onClose={() => setDisabling(null)}
+        onConfirm={() => disabling && disable.mutate(disabling.id, { onSettled: () => setDisabling(null) })}
+      />
+      <Table head={["Name", "Email", "Role", "Created", "Status", ""]}>
         {members.data?.members.map((m) => (
           <tr key={m.id} data-testid="team-row">
-            <Td>{m.email}</Td>
             <Td>{m.name ?? "—"}</Td>
-            <Td>{m.role.replace("_", " ")}</Td>
-            <Td>{formatTime(m.createdAt)}</Td>
+            <Td>{m.email}</Td>
+            <Td>
+              <EnumLabel value={m.role} />
+            </Td>
+            <Td>
+              <DateTime value={m.createdAt} dateOnly />
+            </Td>
             <Td>
               <SignInState member={m} />
             </Td>
@@ -64,7 +76,7 @@ export function TeamScreen({ selfId }: { selfId: string }) {
                 </Button>
               )}
               {!m.disabledAt && m.id !== selfId && (
-                <Button variant="secondary" disabled={disable.isPending} onClick={() => disable.mutate(m.id)}>
+                <Button variant="secondary" onClick={() => setDisabling(m)}>
                   Disable
                 </Button>
               )}
@@ -77,10 +89,13 @@ export function TeamScreen({ selfId }: { selfId: string }) {
           className="grid grid-cols-1 gap-3 md:grid-cols-2"
           onSubmit={(e) => {
             e.preventDefault();
-            create.mutate();
+            create.mutate(
+              { ...form, name: form.name || undefined },
+              { onSuccess: () => setForm(EMPTY_FORM) },
+            );
           }}
         >
-          <label className="text-xs font-medium text-slate-600">
+          <label className="text-xs font-medium text-slate-700">
             Email
             <input
               type="email"
@@ -89,7 +104,7 @@ export function TeamScreen({ selfId }: { selfId: string }) {
               onChange={(e) => setForm({ ...form, email: e.target.value })}
             />
           </label>
-          <label className="text-xs font-medium text-slate-600">
+          <label className="text-xs font-medium text-slate-700">
             Name
             <input
               className={inputClass}
@@ -97,7 +112,7 @@ export function TeamScreen({ selfId }: { selfId: string }) {
               onChange={(e) => setForm({ ...form, name: e.target.value })}
             />
           </label>
-          <label className="text-xs font-medium text-slate-600">
+          <label className="text-xs font-medium text-slate-700">
             Role
             <select
               className={inputClass}
@@ -106,12 +121,12 @@ export function TeamScreen({ selfId }: { selfId: string }) {
             >
               {ROLES.map((r) => (
                 <option key={r} value={r}>
-                  {r.replace("_", " ")}
+                  {formatEnum(r)}
                 </option>
               ))}
             </select>
           </label>
-          <label className="text-xs font-medium text-slate-600">
+          <label className="text-xs font-medium text-slate-700">
             Initial password (at least 8 characters)
             <input
               type="password"
@@ -122,9 +137,9 @@ export function TeamScreen({ selfId }: { selfId: string }) {
             />
           </label>
           <div className="md:col-span-2">
-            {create.isError && <ErrorNote>{errorText(create.error)}</ErrorNote>}
+            {create.isError && <ErrorNote>{create.error.message}</ErrorNote>}
             {create.isSuccess && (
-              <p className="text-sm text-emerald-700">
+              <p className="text-sm text-emerald-800">
                 User created. Share the initial password through a safe channel.
               </p>
             )}

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Button, ErrorNote, inputClass } from "@/components/ui";
-import { useConfirmTransaction } from "@/hooks/use-transactions";
+import { useConfirmTransaction } from "@/components/transactions/hooks";
 
 /** "Mark as fraud" / "Mark as chargeback" with feedback; the page re-renders from the server afterwards. */
 export function ConfirmActions({

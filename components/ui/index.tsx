@@ -1,9 +1,14 @@
 // Small UI kit shared by every dashboard screen (Tailwind only).
-import type { ButtonHTMLAttributes, ReactNode } from "react";
+import type { ReactNode } from "react";
+import { formatEnum } from "@/lib/format";
+import { cx } from "@/components/ui/cx";
 
-export function cx(...classes: (string | false | null | undefined)[]): string {
-  return classes.filter(Boolean).join(" ");
-}
+export { cx } from "@/components/ui/cx";
+export { Button } from "@/components/ui/button";
+export { inputClass, linkClass } from "@/components/ui/styles";
+export { Money, EnumLabel, PersonName } from "@/components/ui/format";
+export { DateTime } from "@/components/ui/date-time";
+export { Dialog, ConfirmDialog } from "@/components/ui/dialog";
 
 export function PageHeader({
   title,
@@ -18,7 +23,7 @@ export function PageHeader({
     <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
       <div>
         <h1 className="text-2xl font-semibold text-slate-900">{title}</h1>
-        {subtitle && <p className="mt-1 text-sm text-slate-500">{subtitle}</p>}
+        {subtitle && <p className="mt-1 text-sm text-slate-600">{subtitle}</p>}
       </div>
       {actions && <div className="flex gap-2">{actions}</div>}
     </div>
@@ -49,32 +54,6 @@ export function Card({
   );
 }
 
-type TVariant = "primary" | "secondary" | "danger" | "ghost";
-const VARIANTS: Record<TVariant, string> = {
-  primary: "bg-brand-600 text-white hover:bg-brand-700 disabled:bg-brand-500/60",
-  secondary: "border border-slate-300 bg-white text-slate-700 hover:bg-slate-50",
-  danger: "bg-red-600 text-white hover:bg-red-700 disabled:bg-red-400",
-  ghost: "text-slate-600 hover:bg-slate-100",
-};
-
-export function Button({
-  variant = "primary",
-  className,
-  ...props
-}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: TVariant }) {
-  return (
-    <button
-      type="button"
-      {...props}
-      className={cx(
-        "rounded-md px-3 py-1.5 text-sm font-medium disabled:cursor-not-allowed",
-        VARIANTS[variant],
-        className,
-      )}
-    />
-  );
-}
-
 const LEVEL_COLORS: Record<string, string> = {
   very_high: "bg-red-100 text-red-800 ring-red-200",
   high: "bg-orange-100 text-orange-800 ring-orange-200",
@@ -92,7 +71,7 @@ export function LevelBadge({ level }: { level: string }) {
         LEVEL_COLORS[level] ?? LEVEL_COLORS["n/a"],
       )}
     >
-      {level.replace("_", " ")}
+      {formatEnum(level)}
     </span>
   );
 }
@@ -135,7 +114,7 @@ export function Table({
             {head.map((h, i) => (
               <th
                 key={i}
-                className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-500"
+                className="px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600"
               >
                 {h}
               </th>
@@ -166,9 +145,6 @@ export function formatTime(ms: number | string | Date | null | undefined): strin
   const d = new Date(ms);
   return d.toISOString().replace("T", " ").slice(0, 19) + " UTC";
 }
-
-export const inputClass =
-  "block w-full rounded-md border border-slate-300 px-2.5 py-1.5 text-sm focus:border-brand-500 focus:outline-none";
 
 /** "11-22 01:27" (UTC) for dense tables; the full time is in the title attribute where it matters. */
 export function formatShortTime(ms: number | string | Date | null | undefined): string {

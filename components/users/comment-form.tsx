@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Button, ErrorNote, inputClass } from "@/components/ui";
-import { useAddComment } from "@/hooks/use-users";
+import { useAddComment } from "@/components/users/hooks";
 
 export function CommentForm({ userId, transactionId }: { userId: string; transactionId?: string }) {
   const router = useRouter();

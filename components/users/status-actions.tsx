@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Button, ErrorNote, inputClass } from "@/components/ui";
-import { useChangeUserStatus } from "@/hooks/use-users";
+import { useChangeUserStatus } from "@/components/users/hooks";
 
 type TTarget = "blocked" | "active" | "inactive";
 const LABELS: Record<TTarget, string> = {

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useState } from "react";
 import { Badge, Button, ErrorNote, formatTime, inputClass, LevelBadge, Table, Td } from "@/components/ui";
-import { useUsers } from "@/hooks/use-users";
+import { useUsers } from "@/components/users/hooks";
 import { KeysetPager } from "@/components/ui/keyset-pager";
 
 export function UserStatusBadge({ status }: { status: string }) {

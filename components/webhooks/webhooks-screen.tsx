@@ -1,11 +1,27 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
-import { webhookKeys, webhooksApi } from "@/components/webhooks/query";
-import { Badge, Button, Card, ErrorNote, Table, Td, formatTime, inputClass } from "@/components/ui";
-import { DashboardApiError, errorText } from "@/lib/admin/fetch-json";
-import type { TDeliveryState } from "@/lib/admin/webhooks";
+import { ApiError, errorMessage } from "@/components/api/client";
+import {
+  Badge,
+  Button,
+  Card,
+  ConfirmDialog,
+  DateTime,
+  EnumLabel,
+  ErrorNote,
+  inputClass,
+  Table,
+  Td,
+} from "@/components/ui";
+import {
+  useCreateSubscription,
+  useDeliveries,
+  useDisableSubscription,
+  useRedeliver,
+  useSubscriptions,
+} from "@/components/webhooks/hooks";
+import type { TDeliveryState, TSubscriptionView } from "@/lib/admin/webhooks";
 
 const STATE_TONE = { delivered: "green", failed: "red", retrying: "amber", pending: "slate" } as const;
 
@@ -17,7 +33,8 @@ const FIELD_LABELS: Record<string, string> = {
 
 /** Validation details as sentences: "/url: must start with http:// or https://" → "The URL must start with …". */
 function webhookErrorText(err: unknown): string {
-  if (!(err instanceof DashboardApiError) || err.details.length === 0) return errorText(err);
+  if (!(err instanceof ApiError) || err.details.length === 0)
+    return err instanceof Error ? err.message : String(err);
   return err.details
     .map((detail) => {
       const match = /^(\/[^:]*): (.*)$/.exec(detail);
@@ -37,33 +54,37 @@ function relative(ms: number): string {
 }
 
 function StateBadge({ state }: { state: TDeliveryState }) {
-  return <Badge tone={STATE_TONE[state]}>{state}</Badge>;
+  return (
+    <Badge tone={STATE_TONE[state]}>
+      <EnumLabel value={state} />
+    </Badge>
+  );
 }
 
 function CreateSubscription({ allowedEvents }: { allowedEvents: string[] }) {
-  const qc = useQueryClient();
   const [url, setUrl] = useState("");
   const [events, setEvents] = useState<string[]>([]);
   const [secret, setSecret] = useState("");
-  const create = useMutation({
-    mutationFn: () => webhooksApi.create({ url, events, ...(secret.trim() && { secret }) }),
-    onSuccess: () => {
-      setUrl("");
-      setEvents([]);
-      setSecret("");
-      void qc.invalidateQueries({ queryKey: webhookKeys.subscriptions });
-    },
-  });
+  const create = useCreateSubscription();
   return (
     <Card title="New subscription">
       <form
         className="space-y-3"
         onSubmit={(e) => {
           e.preventDefault();
-          create.mutate();
+          create.mutate(
+            { url, events, ...(secret.trim() && { secret }) },
+            {
+              onSuccess: () => {
+                setUrl("");
+                setEvents([]);
+                setSecret("");
+              },
+            },
+          );
         }}
       >
-        <label className="block text-xs font-medium text-slate-600">
+        <label className="block text-xs font-medium text-slate-700">
           URL
           <input
             className={inputClass}
@@ -73,7 +94,7 @@ function CreateSubscription({ allowedEvents }: { allowedEvents: string[] }) {
           />
         </label>
         <fieldset>
-          <legend className="text-xs font-medium text-slate-600">Events</legend>
+          <legend className="text-xs font-medium text-slate-700">Events</legend>
           <div className="mt-1 grid grid-cols-2 gap-1 md:grid-cols-3">
             {allowedEvents.map((ev) => (
               <label key={ev} className="flex items-center gap-2 text-sm">
@@ -89,7 +110,7 @@ function CreateSubscription({ allowedEvents }: { allowedEvents: string[] }) {
             ))}
           </div>
         </fieldset>
-        <label className="block text-xs font-medium text-slate-600">
+        <label className="block text-xs font-medium text-slate-700">
           Signing secret (leave blank to generate one)
           <input
             className={inputClass}
@@ -119,34 +140,33 @@ function CreateSubscription({ allowedEvents }: { allowedEvents: string[] }) {
 }
 
 export function WebhooksScreen() {
-  const qc = useQueryClient();
   const [failedOnly, setFailedOnly] = useState(false);
-  const subs = useQuery({ queryKey: webhookKeys.subscriptions, queryFn: webhooksApi.list });
-  // the delivery machinery updates rows in the background: poll while the page is open
-  const deliveries = useQuery({
-    queryKey: webhookKeys.deliveries(failedOnly),
-    queryFn: () => webhooksApi.deliveries(failedOnly),
-    refetchInterval: 2_000,
-  });
-  const disable = useMutation({
-    mutationFn: webhooksApi.disable,
-    onSuccess: () => void qc.invalidateQueries({ queryKey: webhookKeys.subscriptions }),
-  });
-  const redeliver = useMutation({
-    mutationFn: webhooksApi.redeliver,
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ["webhooks", "deliveries"] }),
-  });
+  const [disabling, setDisabling] = useState<TSubscriptionView | null>(null);
+  const subs = useSubscriptions();
+  const deliveries = useDeliveries(failedOnly);
+  const disable = useDisableSubscription();
+  const redeliver = useRedeliver();
 
   return (
     <div className="space-y-6">
+      <ConfirmDialog
+        open={disabling !== null}
+        title="Disable this subscription?"
+        description={`No more events will be sent to ${disabling?.url ?? ""}.`}
+        confirmLabel="Disable subscription"
+        danger
+        pending={disable.isPending}
+        onClose={() => setDisabling(null)}
+        onConfirm={() => disabling && disable.mutate(disabling.id, { onSettled: () => setDisabling(null) })}
+      />
       <Card title="Subscriptions">
-        {subs.isError && <ErrorNote>{errorText(subs.error)}</ErrorNote>}
-        {disable.isError && <ErrorNote>{errorText(disable.error)}</ErrorNote>}
+        {subs.isError && <ErrorNote>{errorMessage(subs.error)}</ErrorNote>}
+        {disable.isError && <ErrorNote>{errorMessage(disable.error)}</ErrorNote>}
         <Table
           head={["URL", "Events", "Status", "Created", ""]}
           empty={
             subs.data?.subscriptions.length === 0 && (
-              <p className="p-4 text-sm text-slate-500">No subscriptions.</p>
+              <p className="p-4 text-sm text-slate-600">No subscriptions.</p>
             )
           }
         >
@@ -166,15 +186,13 @@ export function WebhooksScreen() {
               <Td>
                 <div className="w-48 whitespace-normal text-xs">{s.events.join(", ")}</div>
               </Td>
-              <Td>{s.active ? <Badge tone="green">active</Badge> : <Badge>disabled</Badge>}</Td>
-              <Td>{formatTime(s.createdAt)}</Td>
+              <Td>{s.active ? <Badge tone="green">Active</Badge> : <Badge>Disabled</Badge>}</Td>
+              <Td>
+                <DateTime value={s.createdAt} />
+              </Td>
               <Td>
                 {s.active && (
-                  <Button
-                    variant="secondary"
-                    disabled={disable.isPending}
-                    onClick={() => disable.mutate(s.id)}
-                  >
+                  <Button variant="secondary" onClick={() => setDisabling(s)}>
                     Disable
                   </Button>
                 )}
@@ -193,13 +211,13 @@ export function WebhooksScreen() {
           </label>
         }
       >
-        {deliveries.isError && <ErrorNote>{errorText(deliveries.error)}</ErrorNote>}
-        {redeliver.isError && <ErrorNote>{errorText(redeliver.error)}</ErrorNote>}
+        {deliveries.isError && <ErrorNote>{errorMessage(deliveries.error)}</ErrorNote>}
+        {redeliver.isError && <ErrorNote>{errorMessage(redeliver.error)}</ErrorNote>}
         <Table
           head={["Created", "Event", "Target", "Status", "Attempts", ""]}
           empty={
             deliveries.data?.deliveries.length === 0 && (
-              <p className="p-4 text-sm text-slate-500">
+              <p className="p-4 text-sm text-slate-600">
                 {failedOnly ? "No failed or retrying deliveries." : "No deliveries."}
               </p>
             )
@@ -215,7 +233,9 @@ export function WebhooksScreen() {
             >
               {/* Td does not wrap; each cell's own div does, so the log fits the card without scrolling */}
               <Td>
-                <div className="w-20 whitespace-normal text-xs">{formatTime(d.createdAt)}</div>
+                <div className="w-24 whitespace-normal text-xs">
+                  <DateTime value={d.createdAt} />
+                </div>
               </Td>
               <Td>
                 <div className="w-28 whitespace-normal break-words font-mono text-xs">
@@ -242,7 +262,7 @@ export function WebhooksScreen() {
                   <StateBadge state={d.state} />
                   {d.state === "retrying" && d.nextAttemptAt !== null && (
                     <div className="mt-1 text-xs text-slate-600" data-testid="next-attempt">
-                      next attempt {formatTime(d.nextAttemptAt).slice(11)} ({relative(d.nextAttemptAt)})
+                      Next attempt <DateTime value={d.nextAttemptAt} timeOnly /> ({relative(d.nextAttemptAt)})
                     </div>
                   )}
                   {d.lastError && <div className="mt-1 break-words text-xs text-red-700">{d.lastError}</div>}
@@ -253,7 +273,7 @@ export function WebhooksScreen() {
                   {d.attemptLog.map((a) => (
                     <li key={a.attempt} className="break-words">
                       <span className="font-mono">
-                        #{a.attempt} {formatTime(a.startedAt).slice(11, 19)} ·{" "}
+                        #{a.attempt} <DateTime value={a.startedAt} timeOnly /> ·{" "}
                         {a.responseStatus ?? "no response"} · {a.durationMs} ms
                       </span>
                       {a.error && a.responseStatus === null && (

@@ -3,7 +3,6 @@ import type { TSessionUser } from "@/lib/auth/session";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db";
 import { notFound } from "@/lib/http/errors";
-import { ADMIN_ONLY, assertRole } from "@/lib/admin/authorize";
 import { writeAudit } from "@/lib/admin/audit";
 
 export type TApiKeyView = {
@@ -16,7 +15,6 @@ export type TApiKeyView = {
 };
 
 export async function listApiKeys(user: TSessionUser): Promise<TApiKeyView[]> {
-  assertRole(user, ADMIN_ONLY);
   const rows = await prisma.apiKey.findMany({
     where: { clientId: user.clientId },
     orderBy: [{ createdAt: "desc" }, { id: "asc" }],
@@ -37,7 +35,6 @@ export async function createDashboardApiKey(
   user: TSessionUser,
   { name }: { name?: string },
 ): Promise<{ id: string; apiKey: string }> {
-  assertRole(user, ADMIN_ONLY);
   return prisma.$transaction(async (tx) => {
     const created = await createApiKey({ clientId: user.clientId, name: name || undefined }, tx);
     await writeAudit(tx, user, {
@@ -54,7 +51,6 @@ export async function revokeDashboardApiKey(
   user: TSessionUser,
   { id }: { id: string },
 ): Promise<{ revoked: boolean }> {
-  assertRole(user, ADMIN_ONLY);
   return prisma.$transaction(async (tx) => {
     const key = await tx.apiKey.findFirst({
       where: { clientId: user.clientId, id },

@@ -1,7 +1,7 @@
-// The wrapper of every admin dashboard API route: session role check, JSON parsing, one error body.
+// The wrapper of every dashboard API route: the named permission's check, JSON parsing, one error body.
 import type { z } from "zod";
-import { ForbiddenError, requireRole, type TSessionUser } from "@/lib/auth/session";
-import type { TDashboardRole } from "@/lib/dashboard-users/create-dashboard-user";
+import { requirePermission, type TPermission } from "@/lib/auth/permissions";
+import { ForbiddenError, type TSessionUser } from "@/lib/auth/session";
 import { DashboardUserError } from "@/lib/dashboard-users/create-dashboard-user";
 import { ApiError, errorResponse, validationError } from "@/lib/http/errors";
 import { parseWith, readJson, toErrorResponse } from "@/lib/http/with-client";
@@ -11,6 +11,7 @@ type TRouteContext = { params: Promise<Record<string, string | string[]>> };
 
 export type TDashboardContext<P> = {
   user: TSessionUser;
+  request: Request;
   params: P;
   body: <S extends z.ZodType>(schema: S) => Promise<z.infer<S>>;
   query: <S extends z.ZodType>(schema: S) => z.infer<S>;
@@ -30,15 +31,16 @@ export function adminErrorResponse(err: unknown): Response {
 }
 
 export function dashboardRoute<P = Record<string, string>>(
-  roles: readonly TDashboardRole[],
+  permission: TPermission,
   handler: (ctx: TDashboardContext<P>) => Promise<unknown>,
 ) {
-  return async (req: Request, route: TRouteContext): Promise<Response> => {
+  const handle = async (req: Request, route: TRouteContext): Promise<Response> => {
     try {
-      const user = await requireRole(roles);
+      const user = await requirePermission(permission);
       const url = new URL(req.url);
       const result = await handler({
         user,
+        request: req,
         params: (await route.params) as P,
         // Same body limit and JSON handling as the /v1 API.
         body: async (schema) => parseWith(schema, await readJson(req)),
@@ -49,4 +51,6 @@ export function dashboardRoute<P = Record<string, string>>(
       return adminErrorResponse(err);
     }
   };
+  // The permission travels with the handler so a test can check every route against the table.
+  return Object.assign(handle, { permission });
 }

@@ -59,8 +59,6 @@ export const ZBacktestContinue = z.object({
   batchSize: z.coerce.number().int().min(1).max(500).default(200),
 });
 
-export const ZBacktestQuery = z.object({ ruleId: z.string().min(1) });
-
 export const ZRulePublish = z.object({
   version: z.coerce.number().int().min(1),
   status: z.enum(["active", "dry-run", "muted"]),

@@ -4,7 +4,6 @@ import type { TSessionUser } from "@/lib/auth/session";
 import { prisma } from "@/lib/db";
 import { notFound } from "@/lib/http/errors";
 import { parseWith } from "@/lib/http/with-client";
-import { ADMIN_ONLY, assertRole } from "@/lib/admin/authorize";
 import { writeAudit } from "@/lib/admin/audit";
 import type { TCreateWebhookInput, TDeliveryQuery } from "@/lib/admin/schemas";
 import { createSubscription } from "@/lib/webhooks/create-subscription";
@@ -27,7 +26,6 @@ export type TSubscriptionView = {
 export async function listWebhookSubscriptions(
   user: TSessionUser,
 ): Promise<{ subscriptions: TSubscriptionView[]; allowedEvents: string[] }> {
-  assertRole(user, ADMIN_ONLY);
   const [rows, client] = await Promise.all([
     prisma.webhookSubscription.findMany({
       where: { clientId: user.clientId },
@@ -59,7 +57,6 @@ export async function createWebhookSubscription(
   secret: string | null;
   productionWarning: string | null;
 }> {
-  assertRole(user, ADMIN_ONLY);
   const generated = input.secret?.trim() ? null : `whsec_${randomBytes(24).toString("base64url")}`;
   const secret = generated ?? input.secret!.trim();
   const body = parseWith(ZCreateWebhook, { url: input.url, events: input.events, secret });
@@ -84,7 +81,6 @@ export async function disableWebhookSubscription(
   user: TSessionUser,
   { id }: { id: string },
 ): Promise<{ disabled: boolean }> {
-  assertRole(user, ADMIN_ONLY);
   return prisma.$transaction(async (tx) => {
     const sub = await tx.webhookSubscription.findFirst({
       where: { clientId: user.clientId, id },
@@ -140,7 +136,6 @@ export async function listWebhookDeliveries(
   user: TSessionUser,
   query: TDeliveryQuery,
 ): Promise<{ deliveries: TDeliveryView[]; nextCursor: string | null }> {
-  assertRole(user, ADMIN_ONLY);
   let before: { createdAt: Date; id: string } | null = null;
   if (query.before) {
     const row = await prisma.webhookDelivery.findFirst({
@@ -210,7 +205,6 @@ export async function redeliverDelivery(
   user: TSessionUser,
   { deliveryId }: { deliveryId: string },
 ): Promise<{ id: string; status: string; requeued: boolean }> {
-  assertRole(user, ADMIN_ONLY);
   return prisma.$transaction(async (tx) => {
     const result = await redeliverWebhook({ clientId: user.clientId, deliveryId }, tx);
     if (result.requeued) {

@@ -22,7 +22,8 @@ import { ApiError } from "@/lib/http/errors";
 import { RuleImportError } from "@/lib/rules/validate-rule";
 import { call, createTestClient } from "@/tests/factories";
 
-// Admin screens' domain functions, called as the server routes call them: (sessionUser, input).
+// Admin screens' domain functions, called as the server routes call them: (sessionUser, input). Roles are
+// checked by the route wrapper, not here: tests/integration/dashboard-permissions.test.ts.
 
 type TClient = { clientId: string; apiKey: string };
 let a: TClient;
@@ -356,11 +357,6 @@ describe("api keys", () => {
     });
     expect(audit.map((r) => r.action).sort()).toEqual(["api_key.created", "api_key.revoked"]);
   });
-
-  it("is refused to reviewers and reporting officers", async () => {
-    expect(await rejected(createDashboardApiKey(reviewer, {}))).toBeInstanceOf(ForbiddenError);
-    expect(await rejected(listApiKeys(officer))).toBeInstanceOf(ForbiddenError);
-  });
 });
 
 describe("webhooks", () => {
@@ -382,11 +378,6 @@ describe("webhooks", () => {
       createWebhookSubscription(adminB, { url: "https://hooks.example.test/c", events: ["user.screened"] }),
     );
     expect((refused as ApiError).status).toBe(400);
-    expect(
-      await rejected(
-        createWebhookSubscription(reviewer, { url: "https://x.test", events: ["alert.created"] }),
-      ),
-    ).toBeInstanceOf(ForbiddenError);
 
     await expectNotFound(disableWebhookSubscription(adminB, { id: sub.id }));
     expect(await disableWebhookSubscription(admin, { id: sub.id })).toEqual({ disabled: true });
@@ -423,9 +414,6 @@ describe("webhooks", () => {
     });
     expect((await listWebhookDeliveries(adminB, { limit: 50 })).deliveries).toEqual([]);
 
-    expect(await rejected(redeliverDelivery(reviewer, { deliveryId: delivery.id }))).toBeInstanceOf(
-      ForbiddenError,
-    );
     await expectNotFound(redeliverDelivery(adminB, { deliveryId: delivery.id }));
     expect(await redeliverDelivery(admin, { deliveryId: delivery.id })).toEqual({
       id: delivery.id,
@@ -466,7 +454,6 @@ describe("settings and team", () => {
     });
     expect((await getClientSettings(admin)).reportingProfile.entityId).toBe("E-1");
     expect((await getClientSettings(adminB)).features).toEqual([]);
-    expect(await rejected(updateClientSettings(reviewer, { features: [] }))).toBeInstanceOf(ForbiddenError);
     // the editor now refuses a disabled action
     const v = await validateRuleDraft(admin, { definition: draft({ recommendedAction: "STEP_UP_ID" }) });
     expect(v.errors[0]!.field).toBe("recommendedAction");
@@ -480,11 +467,6 @@ describe("settings and team", () => {
     });
     expect((await listTeam(admin)).map((m) => m.email)).toContain("new@a.test");
     expect((await listTeam(adminB)).map((m) => m.email)).not.toContain("new@a.test");
-    expect(
-      await rejected(
-        createTeamMember(reviewer, { email: "x@a.test", role: "admin", password: "long-enough-1" }),
-      ),
-    ).toBeInstanceOf(ForbiddenError);
     await expectNotFound(disableTeamMember(adminB, { id: userId }));
     expect(await disableTeamMember(admin, { id: userId })).toEqual({ disabled: true });
     expect(

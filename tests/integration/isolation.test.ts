@@ -1,5 +1,3 @@
-import { existsSync, readdirSync, statSync } from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 // Tenant isolation matrix: client A and client B each hold data of every kind; every /v1 route,
@@ -18,10 +16,11 @@ const { prisma } = await import("@/lib/db");
 const { FEATURES } = await import("@/lib/clients/schemas");
 const { importRules } = await import("@/lib/rules/import-rules");
 const { createDashboardUser } = await import("@/lib/dashboard-users/create-dashboard-user");
+const { startBacktest } = await import("@/lib/backtest/run-backtest");
 const { call, createTestClient } = await import("@/tests/factories");
-const { countAllRows, discoverRoutes, expectContractError } = await import("@/tests/support/fuzz-routes");
+const { countAllRows, discoverActions, discoverDashboardRoutes, discoverRoutes, expectContractError } =
+  await import("@/tests/support/fuzz-routes");
 type TRouteMethod = Awaited<ReturnType<typeof discoverRoutes>>[number];
-type THandler = TRouteMethod["handler"];
 
 type TRole = "admin" | "reviewer" | "reporting_officer";
 type TTenant = {
@@ -39,6 +38,7 @@ type TTenant = {
     comment: string;
     report: string;
     rule: string;
+    backtest: string;
     alert: string;
     subscription: string;
     delivery: string;
@@ -165,6 +165,10 @@ async function seedTenant(prefix: string): Promise<TTenant> {
         name: `${p} ${role}`,
       })
     ).userId;
+  const backtest = await startBacktest(
+    { id: dashboard.admin, clientId, email: `${p}-admin@example.test`, name: null, role: "admin" },
+    { ruleId: `${p}-RULE`, from: Date.now() - 86_400_000, to: Date.now() },
+  );
   return {
     prefix,
     clientId,
@@ -180,6 +184,7 @@ async function seedTenant(prefix: string): Promise<TTenant> {
       comment: String(comment.id),
       report: String(report.reportId),
       rule: `${p}-RULE`,
+      backtest: backtest.id,
       alert: alert.id,
       subscription: String(sub.subscription.id),
       delivery: delivery.id,
@@ -210,6 +215,7 @@ async function stateOf(t: TTenant) {
     transactions: await prisma.transaction.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
     alerts: await prisma.alert.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
     rules: await prisma.rule.findMany({ where: { clientId }, orderBy: { ruleId: "asc" } }),
+    backtests: await prisma.backtestRun.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
     reports: await prisma.report.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
     subscriptions: await prisma.webhookSubscription.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
     deliveries: await prisma.webhookDelivery.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
@@ -335,40 +341,6 @@ function is404(res: { status: number; body: any }) {
 
 // ---- dashboard API routes and server actions --------------------------------------------------------
 
-type TDashRoute = { key: string; method: string; handler: THandler; params: string[] };
-
-function filesNamed(dir: string, name: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((entry) => {
-    const full = path.join(dir, entry);
-    if (statSync(full).isDirectory()) return filesNamed(full, name);
-    return entry === name ? [full] : [];
-  });
-}
-
-async function discoverDashboardRoutes(): Promise<TDashRoute[]> {
-  const files = [
-    ...filesNamed(path.resolve("app/dashboard-api"), "route.ts"),
-    ...filesNamed(path.resolve("app/api/reports"), "route.ts"),
-  ];
-  const found: TDashRoute[] = [];
-  for (const file of files.sort()) {
-    const route =
-      "/" +
-      path
-        .relative(path.resolve("app"), path.dirname(file))
-        .split(path.sep)
-        .map((s) => s.replace(/^\[(\w+)\]$/, "{$1}"))
-        .join("/");
-    const mod = (await import(file)) as Record<string, unknown>;
-    const params = [...route.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-    for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"])
-      if (typeof mod[method] === "function")
-        found.push({ key: `${method} ${route}`, method, handler: mod[method] as THandler, params });
-  }
-  return found;
-}
-
 type TDashCase = {
   role: TRole;
   params: (a: TTenant) => Record<string, string>;
@@ -407,6 +379,19 @@ const DASHBOARD_MATRIX: Record<string, TDashCase[]> = {
         },
       }),
     },
+  ],
+  "POST /dashboard-api/rules/{ruleId}/publish": [
+    {
+      role: "admin",
+      params: (a) => ({ ruleId: a.ids.rule }),
+      body: () => ({ version: 1, status: "dry-run" }),
+    },
+  ],
+  "POST /dashboard-api/backtests/{runId}": [
+    { role: "admin", params: (a) => ({ runId: a.ids.backtest }), body: () => ({}) },
+  ],
+  "GET /dashboard-api/rules/{ruleId}/backtest": [
+    { role: "reporting_officer", params: (a) => ({ ruleId: a.ids.rule }) },
   ],
   "POST /dashboard-api/rules/{ruleId}/status": [
     { role: "admin", params: (a) => ({ ruleId: a.ids.rule }), body: () => ({ status: "archived" }) },
@@ -464,7 +449,6 @@ const DASHBOARD_MATRIX: Record<string, TDashCase[]> = {
   ],
 };
 
-type TAction = (...args: unknown[]) => Promise<unknown>;
 /** Server actions, as `<file relative to app>#<export>`: how B calls each with A's ids. */
 const ACTION_MATRIX: Record<string, { role: TRole; args: (a: TTenant) => unknown[] }[]> = {
   "(dashboard)/dashboard/reports/actions.ts#saveFieldsAction": [
@@ -489,17 +473,6 @@ function formData(fields: Record<string, string>): FormData {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   return form;
-}
-
-async function discoverActions(): Promise<{ key: string; fn: TAction }[]> {
-  const found: { key: string; fn: TAction }[] = [];
-  for (const file of filesNamed(path.resolve("app"), "actions.ts").sort()) {
-    const mod = (await import(file)) as Record<string, unknown>;
-    const rel = path.relative(path.resolve("app"), file).split(path.sep).join("/");
-    for (const [name, fn] of Object.entries(mod))
-      if (typeof fn === "function") found.push({ key: `${rel}#${name}`, fn: fn as TAction });
-  }
-  return found;
 }
 
 function signIn(t: TTenant, role: TRole) {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { listTeam, unlockTeamMember } from "@/lib/admin/team";
-import { ForbiddenError, type TSessionUser } from "@/lib/auth/session";
+import type { TSessionUser } from "@/lib/auth/session";
 import { SIGN_IN_POLICY, SignInRefused, signInWithPassword } from "@/lib/auth/sign-in";
 import { createDashboardUser } from "@/lib/dashboard-users/create-dashboard-user";
 import { prisma } from "@/lib/db";
@@ -87,7 +87,6 @@ describe("sign-in throttling", () => {
     expect(unknown).toEqual(known);
 
     expect((await listTeam(admin)).find((m) => m.id === locked.id)).toMatchObject({ locked: true });
-    await expect(unlockTeamMember(reviewer, { id: locked.id })).rejects.toBeInstanceOf(ForbiddenError);
     const foreign = await unlockTeamMember(adminOther, { id: locked.id }).catch((e: unknown) => e);
     expect(foreign).toBeInstanceOf(ApiError);
     expect((foreign as ApiError).status).toBe(404);

@@ -1,9 +1,9 @@
-import { readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { expect } from "vitest";
 import { prisma } from "@/lib/db";
 
-// Shared by the fuzz and isolation tests: every /v1 route found on disk, so routes added later are covered.
+// Shared by the fuzz, isolation and permission tests: every route found on disk, so routes added later are covered.
 
 export type THandler = (
   req: Request,
@@ -22,11 +22,12 @@ export type TRouteMethod = {
 const V1 = path.resolve("app/v1");
 const METHODS: TMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
-function routeFiles(dir: string): string[] {
+function filesNamed(dir: string, fileName: string): string[] {
+  if (!existsSync(dir)) return [];
   return readdirSync(dir).flatMap((name) => {
     const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) return routeFiles(full);
-    return name === "route.ts" ? [full] : [];
+    if (statSync(full).isDirectory()) return filesNamed(full, fileName);
+    return name === fileName ? [full] : [];
   });
 }
 
@@ -44,7 +45,7 @@ function apiPath(file: string): string {
 /** Every implemented method of every authenticated /v1 route (not the catch-all, not the public openapi.json). */
 export async function discoverRoutes(): Promise<TRouteMethod[]> {
   const found: TRouteMethod[] = [];
-  for (const file of routeFiles(V1).sort()) {
+  for (const file of filesNamed(V1, "route.ts").sort()) {
     const route = apiPath(file);
     if (route.includes("[...") || route === "/v1/openapi.json") continue;
     const mod = (await import(file)) as Record<string, unknown>;
@@ -54,6 +55,51 @@ export async function discoverRoutes(): Promise<TRouteMethod[]> {
       if (typeof fn === "function" && fn.methodNotAllowed !== true)
         found.push({ key: `${method} ${route}`, method, path: route, params, handler: fn });
     }
+  }
+  return found;
+}
+
+/** A dashboard route handler carries the permission dashboardRoute checks. */
+export type TDashRoute = {
+  key: string;
+  method: TMethod;
+  handler: THandler & { permission?: string };
+  params: string[];
+};
+
+/** Every method of every dashboard API route (app/dashboard-api and the report download under app/api/reports). */
+export async function discoverDashboardRoutes(): Promise<TDashRoute[]> {
+  const files = [
+    ...filesNamed(path.resolve("app/dashboard-api"), "route.ts"),
+    ...filesNamed(path.resolve("app/api/reports"), "route.ts"),
+  ];
+  const found: TDashRoute[] = [];
+  for (const file of files.sort()) {
+    const route = apiPath(file);
+    const mod = (await import(file)) as Record<string, unknown>;
+    const params = [...route.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+    for (const method of METHODS)
+      if (typeof mod[method] === "function")
+        found.push({
+          key: `${method} ${route}`,
+          method,
+          handler: mod[method] as TDashRoute["handler"],
+          params,
+        });
+  }
+  return found;
+}
+
+export type TAction = (...args: unknown[]) => Promise<unknown>;
+
+/** Every exported dashboard server action ("dashboard/reports/actions.ts#saveFields"). */
+export async function discoverActions(): Promise<{ key: string; fn: TAction }[]> {
+  const found: { key: string; fn: TAction }[] = [];
+  for (const file of filesNamed(path.resolve("app"), "actions.ts").sort()) {
+    const mod = (await import(file)) as Record<string, unknown>;
+    const rel = path.relative(path.resolve("app"), file).split(path.sep).join("/");
+    for (const [name, fn] of Object.entries(mod))
+      if (typeof fn === "function") found.push({ key: `${rel}#${name}`, fn: fn as TAction });
   }
   return found;
 }

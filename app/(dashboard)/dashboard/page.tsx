@@ -1,12 +1,11 @@
+import { requirePagePermission } from "@/lib/auth/permissions";
 import Link from "next/link";
 import { HourlyBars, levelColor, ShareBars, Stat } from "@/components/overview/charts";
 import { Card, PageHeader } from "@/components/ui";
-import { REVIEW_READ_ROLES } from "@/lib/alerts/roles";
-import { requirePageRole } from "@/lib/auth/session";
 import { getOverview } from "@/lib/overview/get-overview";
 
 export default async function OverviewPage() {
-  const user = await requirePageRole(REVIEW_READ_ROLES);
+  const user = await requirePagePermission("dashboard.read");
   const o = await getOverview({ clientId: user.clientId });
   const topMax = Math.max(1, ...o.topRules7d.map((r) => r.count));
   return (

@@ -1,11 +1,10 @@
 // GET /dashboard-api/api-keys: the client's keys; POST: create one (the key is in this answer only)
 import { createDashboardApiKey, listApiKeys } from "@/lib/admin/api-keys";
-import { ADMIN_ONLY } from "@/lib/admin/authorize";
 import { dashboardRoute } from "@/lib/admin/dashboard-route";
 import { ZCreateApiKeyInput } from "@/lib/admin/schemas";
 
-export const GET = dashboardRoute(ADMIN_ONLY, async ({ user }) => ({ keys: await listApiKeys(user) }));
+export const GET = dashboardRoute("apiKeys.manage", async ({ user }) => ({ keys: await listApiKeys(user) }));
 
-export const POST = dashboardRoute(ADMIN_ONLY, async ({ user, body }) =>
+export const POST = dashboardRoute("apiKeys.manage", async ({ user, body }) =>
   createDashboardApiKey(user, await body(ZCreateApiKeyInput)),
 );

@@ -1,11 +1,10 @@
 // GET /dashboard-api/team: dashboard users; POST: create one with a role and initial password
-import { ADMIN_ONLY } from "@/lib/admin/authorize";
 import { dashboardRoute } from "@/lib/admin/dashboard-route";
 import { ZCreateTeamMember } from "@/lib/admin/schemas";
 import { createTeamMember, listTeam } from "@/lib/admin/team";
 
-export const GET = dashboardRoute(ADMIN_ONLY, async ({ user }) => ({ members: await listTeam(user) }));
+export const GET = dashboardRoute("team.manage", async ({ user }) => ({ members: await listTeam(user) }));
 
-export const POST = dashboardRoute(ADMIN_ONLY, async ({ user, body }) =>
+export const POST = dashboardRoute("team.manage", async ({ user, body }) =>
   createTeamMember(user, await body(ZCreateTeamMember)),
 );

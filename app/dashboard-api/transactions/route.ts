@@ -1,8 +1,7 @@
 // GET /dashboard-api/transactions: transactions of the session's client (filters, keyset cursor)
 import { dashboardRoute } from "@/lib/admin/dashboard-route";
-import { REVIEW_READ_ROLES } from "@/lib/alerts/roles";
 import { listTransactions, ZListTransactionsQuery } from "@/lib/transactions/list-transactions";
 
-export const GET = dashboardRoute(REVIEW_READ_ROLES, async ({ user, query }) =>
+export const GET = dashboardRoute("dashboard.read", async ({ user, query }) =>
   listTransactions({ clientId: user.clientId, query: query(ZListTransactionsQuery) }),
 );

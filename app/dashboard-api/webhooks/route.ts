@@ -1,11 +1,10 @@
 // GET /dashboard-api/webhooks: subscriptions; POST: create one (a generated secret is shown once)
-import { ADMIN_ONLY } from "@/lib/admin/authorize";
 import { dashboardRoute } from "@/lib/admin/dashboard-route";
 import { ZCreateWebhookInput } from "@/lib/admin/schemas";
 import { createWebhookSubscription, listWebhookSubscriptions } from "@/lib/admin/webhooks";
 
-export const GET = dashboardRoute(ADMIN_ONLY, async ({ user }) => listWebhookSubscriptions(user));
+export const GET = dashboardRoute("webhooks.manage", async ({ user }) => listWebhookSubscriptions(user));
 
-export const POST = dashboardRoute(ADMIN_ONLY, async ({ user, body }) =>
+export const POST = dashboardRoute("webhooks.manage", async ({ user, body }) =>
   createWebhookSubscription(user, await body(ZCreateWebhookInput)),
 );

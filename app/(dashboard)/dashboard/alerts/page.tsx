@@ -1,8 +1,7 @@
+import { can, requirePagePermission } from "@/lib/auth/permissions";
 import { AlertsQueue } from "@/components/alerts/alerts-queue";
 import { PageHeader } from "@/components/ui";
 import { alertRuleOptions } from "@/lib/alerts/list-alerts";
-import { REVIEW_READ_ROLES, REVIEW_WRITE_ROLES } from "@/lib/alerts/roles";
-import { requirePageRole } from "@/lib/auth/session";
 
 type TSearch = Record<string, string | string[] | undefined>;
 
@@ -11,10 +10,10 @@ function one(v: string | string[] | undefined): string | undefined {
 }
 
 export default async function AlertsPage({ searchParams }: { searchParams: Promise<TSearch> }) {
-  const user = await requirePageRole(REVIEW_READ_ROLES);
+  const user = await requirePagePermission("dashboard.read");
   const sp = await searchParams;
   const rules = await alertRuleOptions({ clientId: user.clientId });
-  const canReview = REVIEW_WRITE_ROLES.includes(user.role);
+  const canReview = can(user.role, "alerts.review");
   return (
     <div>
       <PageHeader

@@ -1,11 +1,11 @@
+import { requirePagePermission } from "@/lib/auth/permissions";
 import { ApiKeysScreen } from "@/components/api-keys/api-keys-screen";
 import { PageHeader } from "@/components/ui";
-import { requirePageRole } from "@/lib/auth/session";
 
 export const dynamic = "force-dynamic";
 
 export default async function ApiKeysPage() {
-  await requirePageRole(["admin"]);
+  await requirePagePermission("apiKeys.manage");
   return (
     <div className="max-w-5xl">
       <PageHeader

@@ -1,7 +1,8 @@
 "use server";
 
+import { requirePermission } from "@/lib/auth/permissions";
 import { revalidatePath } from "next/cache";
-import { ForbiddenError, requireRole } from "@/lib/auth/session";
+import { ForbiddenError } from "@/lib/auth/session";
 import { ApiError } from "@/lib/http/errors";
 import type { TActor } from "@/lib/reports/audit";
 import { ZReportStatus } from "@/lib/reports/schemas";
@@ -19,7 +20,7 @@ export type TActionState = {
 
 // Only reporting officers change reports (decisions §3); admins may look.
 async function officer(): Promise<{ clientId: string; actor: TActor }> {
-  const user = await requireRole(["reporting_officer"]);
+  const user = await requirePermission("reports.edit");
   return { clientId: user.clientId, actor: { type: "dashboard", id: user.id } };
 }
 

@@ -1,7 +1,7 @@
+import { requirePagePermission } from "@/lib/auth/permissions";
 import Link from "next/link";
 import { StatusBadge } from "@/components/reports/report-views";
 import { Badge, formatTime, inputClass, PageHeader, Table, Td } from "@/components/ui";
-import { requirePageRole } from "@/lib/auth/session";
 import { listReports } from "@/lib/reports/list-reports";
 import {
   REPORT_STATUSES,
@@ -20,7 +20,7 @@ export default async function ReportsPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const user = await requirePageRole(["admin", "reporting_officer"]);
+  const user = await requirePagePermission("reports.read");
   const raw = await searchParams;
   const given: Record<string, string> = {};
   for (const key of [...FILTERS, "page"]) {

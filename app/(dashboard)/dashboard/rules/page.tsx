@@ -1,14 +1,14 @@
+import { requirePagePermission } from "@/lib/auth/permissions";
 import Link from "next/link";
 import { HitChart } from "@/components/rules/hit-chart";
 import { statusTone } from "@/components/rules/status-tone";
 import { Badge, LevelBadge, PageHeader, Table, Td, formatTime } from "@/components/ui";
 import { listRulesWithHits } from "@/lib/admin/list-rules-with-hits";
-import { requirePageRole } from "@/lib/auth/session";
 
 export const dynamic = "force-dynamic";
 
 export default async function RulesPage() {
-  const user = await requirePageRole();
+  const user = await requirePagePermission("rules.read");
   const rules = await listRulesWithHits(user);
   const canWrite = user.role === "admin" || user.role === "reviewer";
   return (

@@ -1,14 +1,14 @@
+import { requirePagePermission } from "@/lib/auth/permissions";
 import { SanctionsDatasetsCard } from "@/components/sanctions/sanctions-datasets-card";
 import { SettingsForm } from "@/components/settings/settings-form";
 import { PageHeader } from "@/components/ui";
 import { getClientSettings } from "@/lib/admin/settings";
-import { requirePageRole } from "@/lib/auth/session";
 import { listSanctionsDatasets } from "@/lib/sanctions/list-sanctions-datasets";
 
 export const dynamic = "force-dynamic";
 
 export default async function SettingsPage() {
-  const user = await requirePageRole(["admin"]);
+  const user = await requirePagePermission("settings.manage");
   const [settings, sanctionsDatasets] = await Promise.all([getClientSettings(user), listSanctionsDatasets()]);
   return (
     <div className="max-w-5xl">

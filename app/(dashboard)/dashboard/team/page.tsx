@@ -1,11 +1,11 @@
+import { requirePagePermission } from "@/lib/auth/permissions";
 import { TeamScreen } from "@/components/team/team-screen";
 import { PageHeader } from "@/components/ui";
-import { requirePageRole } from "@/lib/auth/session";
 
 export const dynamic = "force-dynamic";
 
 export default async function TeamPage() {
-  const user = await requirePageRole(["admin"]);
+  const user = await requirePagePermission("team.manage");
   return (
     <div className="max-w-5xl">
       <PageHeader title="Team" subtitle="Dashboard users of this client and their roles." />

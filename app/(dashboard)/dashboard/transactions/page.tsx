@@ -1,7 +1,6 @@
+import { requirePagePermission } from "@/lib/auth/permissions";
 import { TransactionsTable } from "@/components/transactions/transactions-table";
 import { PageHeader } from "@/components/ui";
-import { REVIEW_READ_ROLES } from "@/lib/alerts/roles";
-import { requirePageRole } from "@/lib/auth/session";
 
 type TSearch = Record<string, string | string[] | undefined>;
 
@@ -10,7 +9,7 @@ function one(v: string | string[] | undefined): string | undefined {
 }
 
 export default async function TransactionsPage({ searchParams }: { searchParams: Promise<TSearch> }) {
-  await requirePageRole(REVIEW_READ_ROLES);
+  await requirePagePermission("dashboard.read");
   const sp = await searchParams;
   return (
     <div>

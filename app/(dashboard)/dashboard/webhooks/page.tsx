@@ -1,11 +1,11 @@
+import { requirePagePermission } from "@/lib/auth/permissions";
 import { PageHeader } from "@/components/ui";
 import { WebhooksScreen } from "@/components/webhooks/webhooks-screen";
-import { requirePageRole } from "@/lib/auth/session";
 
 export const dynamic = "force-dynamic";
 
 export default async function WebhooksPage() {
-  await requirePageRole(["admin"]);
+  await requirePagePermission("webhooks.manage");
   return (
     <div className="max-w-6xl">
       <PageHeader

@@ -3,6 +3,6 @@ import { dashboardRoute } from "@/lib/admin/dashboard-route";
 import { ZBacktestContinue } from "@/lib/admin/schemas";
 import { continueBacktest } from "@/lib/backtest/run-backtest";
 
-export const POST = dashboardRoute<{ runId: string }>(["admin", "reviewer"], async ({ user, params, body }) =>
+export const POST = dashboardRoute<{ runId: string }>("rules.draft", async ({ user, params, body }) =>
   continueBacktest(user, { runId: params.runId, ...(await body(ZBacktestContinue)) }),
 );

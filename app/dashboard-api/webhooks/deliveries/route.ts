@@ -1,9 +1,8 @@
 // GET /dashboard-api/webhooks/deliveries: delivery log with attempts, newest first
-import { ADMIN_ONLY } from "@/lib/admin/authorize";
 import { dashboardRoute } from "@/lib/admin/dashboard-route";
 import { ZDeliveryQuery } from "@/lib/admin/schemas";
 import { listWebhookDeliveries } from "@/lib/admin/webhooks";
 
-export const GET = dashboardRoute(ADMIN_ONLY, async ({ user, query }) =>
+export const GET = dashboardRoute("webhooks.manage", async ({ user, query }) =>
   listWebhookDeliveries(user, query(ZDeliveryQuery)),
 );

@@ -1,3 +1,4 @@
+import { requirePagePermission } from "@/lib/auth/permissions";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { AuditTrail } from "@/components/reports/audit-trail";
@@ -5,7 +6,6 @@ import { ReportEditor } from "@/components/reports/report-editor";
 import { IndicatorsForm, WorkflowPanel } from "@/components/reports/report-forms";
 import { ContentTree, StatusBadge } from "@/components/reports/report-views";
 import { Badge, Card, formatTime, PageHeader } from "@/components/ui";
-import { requirePageRole } from "@/lib/auth/session";
 import { prisma } from "@/lib/db";
 import { ApiError } from "@/lib/http/errors";
 import { verifyAuditChain } from "@/lib/reports/audit";
@@ -22,7 +22,7 @@ import { saveFieldsAction, saveIndicatorsAction, transitionAction } from "../act
 export const dynamic = "force-dynamic";
 
 export default async function ReportPage({ params }: { params: Promise<{ reportId: string }> }) {
-  const user = await requirePageRole(["admin", "reporting_officer"]);
+  const user = await requirePagePermission("reports.read");
   const { reportId } = await params;
   let report: TReport;
   try {

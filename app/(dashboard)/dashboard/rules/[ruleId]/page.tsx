@@ -1,3 +1,4 @@
+import { requirePagePermission } from "@/lib/auth/permissions";
 import { notFound } from "next/navigation";
 import { BacktestPanel } from "@/components/rules/backtest-panel";
 import { RuleEditor } from "@/components/rules/rule-editor";
@@ -6,7 +7,6 @@ import { StatusControl } from "@/components/rules/status-control";
 import { VersionHistory } from "@/components/rules/version-history";
 import { Card, PageHeader } from "@/components/ui";
 import { getRuleDetail, type TRuleDetail } from "@/lib/admin/get-rule-detail";
-import { requirePageRole } from "@/lib/auth/session";
 import { ApiError } from "@/lib/http/errors";
 
 export const dynamic = "force-dynamic";
@@ -18,7 +18,7 @@ export default async function RulePage({
   params: Promise<{ ruleId: string }>;
   searchParams: Promise<{ saved?: string }>;
 }) {
-  const user = await requirePageRole();
+  const user = await requirePagePermission("rules.read");
   const { ruleId } = await params;
   const { saved } = await searchParams;
   let rule: TRuleDetail;

@@ -1,14 +1,14 @@
+import { requirePagePermission } from "@/lib/auth/permissions";
 import { RuleEditor } from "@/components/rules/rule-editor";
 import { emptyForm } from "@/components/rules/rule-form-state";
 import { PageHeader } from "@/components/ui";
 import { enabledActions } from "@/lib/admin/get-rule-detail";
-import { requirePageRole } from "@/lib/auth/session";
 import { prisma } from "@/lib/db";
 
 export const dynamic = "force-dynamic";
 
 export default async function NewRulePage() {
-  const user = await requirePageRole(["admin", "reviewer"]);
+  const user = await requirePagePermission("rules.draft");
   const client = await prisma.client.findUniqueOrThrow({
     where: { id: user.clientId },
     select: { actions: true },

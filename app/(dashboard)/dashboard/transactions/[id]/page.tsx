@@ -1,3 +1,4 @@
+import { can, requirePagePermission } from "@/lib/auth/permissions";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { AlertStatusBadge } from "@/components/alerts/status-badge";
@@ -5,8 +6,6 @@ import { ConfirmActions } from "@/components/transactions/confirm-actions";
 import { RuleExplanation } from "@/components/transactions/rule-explanation";
 import { CommentForm } from "@/components/users/comment-form";
 import { Badge, Card, formatTime, LevelBadge, PageHeader } from "@/components/ui";
-import { REVIEW_READ_ROLES, REVIEW_WRITE_ROLES } from "@/lib/alerts/roles";
-import { requirePageRole } from "@/lib/auth/session";
 import { ApiError } from "@/lib/http/errors";
 import { listSanctionsFalseMatches } from "@/lib/sanctions/mark-false-match";
 import { getTransactionDetail, type TTransactionDetail } from "@/lib/transactions/get-transaction-detail";
@@ -30,11 +29,11 @@ async function load(clientId: string, transactionId: string): Promise<TTransacti
 }
 
 export default async function TransactionPage({ params }: { params: Promise<{ id: string }> }) {
-  const user = await requirePageRole(REVIEW_READ_ROLES);
+  const user = await requirePagePermission("dashboard.read");
   const { id } = await params;
   const d = await load(user.clientId, safeDecode(id));
   const t = d.transaction;
-  const canAct = REVIEW_WRITE_ROLES.includes(user.role);
+  const canAct = can(user.role, "transactions.confirm");
   const decision = d.decision;
   const sanctions = {
     userId: t.userId,

@@ -1,3 +1,4 @@
+import { can, requirePagePermission } from "@/lib/auth/permissions";
 import { notFound } from "next/navigation";
 import { UserSanctionsCard } from "@/components/sanctions/user-sanctions-card";
 import { TransactionsTable } from "@/components/transactions/transactions-table";
@@ -5,8 +6,6 @@ import { CommentForm } from "@/components/users/comment-form";
 import { StatusActions } from "@/components/users/status-actions";
 import { UserStatusBadge } from "@/components/users/users-table";
 import { Badge, Card, formatTime, LevelBadge, PageHeader } from "@/components/ui";
-import { REVIEW_READ_ROLES, REVIEW_WRITE_ROLES } from "@/lib/alerts/roles";
-import { requirePageRole } from "@/lib/auth/session";
 import { ApiError } from "@/lib/http/errors";
 import { listSanctionsFalseMatches } from "@/lib/sanctions/mark-false-match";
 import { explainDecision } from "@/lib/transactions/get-transaction-detail";
@@ -40,11 +39,11 @@ function summary(data: unknown, keys: string[]): string {
 }
 
 export default async function UserPage({ params }: { params: Promise<{ userId: string }> }) {
-  const viewer = await requirePageRole(REVIEW_READ_ROLES);
+  const viewer = await requirePagePermission("dashboard.read");
   const { userId } = await params;
   const p = await load(viewer.clientId, safeDecode(userId));
   const u = p.user;
-  const canAct = REVIEW_WRITE_ROLES.includes(viewer.role);
+  const canAct = can(viewer.role, "users.review");
   const name = [u.firstName, u.lastName].filter(Boolean).join(" ");
   const [onboarding, falseMatches] = await Promise.all([
     u.decisionId ? explainDecision({ clientId: viewer.clientId, decisionId: u.decisionId }) : null,

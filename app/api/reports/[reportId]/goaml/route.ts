@@ -1,48 +1,39 @@
 // GET /api/reports/{reportId}/goaml: the goAML XML of a report for reporting officers and admins, validated first
-import { adminErrorResponse } from "@/lib/admin/dashboard-route";
-import { requireRole } from "@/lib/auth/session";
+import { dashboardRoute } from "@/lib/admin/dashboard-route";
 import { ApiError, errorResponse } from "@/lib/http/errors";
 import { downloadGoaml } from "@/lib/reports/download-goaml";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(
-  _req: Request,
-  { params }: { params: Promise<{ reportId: string }> },
-): Promise<Response> {
-  try {
-    const user = await requireRole(["reporting_officer", "admin"]);
-    const { reportId } = await params;
-    const result = await downloadGoaml({
-      clientId: user.clientId,
-      reportId,
-      actor: { type: "dashboard", id: user.id },
-    });
-    // The service's one error body; 422: the request is fine, the report is not ready to export.
-    if (!result.ok)
-      return errorResponse(
-        result.reason === "incomplete"
-          ? new ApiError(
-              422,
-              "VALIDATION_ERROR",
-              "The report is incomplete",
-              result.missing.map((field) => `${field}: required by goAML`),
-            )
-          : new ApiError(
-              422,
-              "VALIDATION_ERROR",
-              "The goAML XML does not validate against the schema",
-              result.errors,
-            ),
-      );
-    return new Response(result.xml, {
-      headers: {
-        "Content-Type": "application/xml; charset=utf-8",
-        "Content-Disposition": `attachment; filename="${reportId.replace(/[^\w.-]/g, "_")}-goaml.xml"`,
-        "Cache-Control": "no-store",
-      },
-    });
-  } catch (err) {
-    return adminErrorResponse(err);
-  }
-}
+export const GET = dashboardRoute<{ reportId: string }>("reports.read", async ({ user, params }) => {
+  const { reportId } = params;
+  const result = await downloadGoaml({
+    clientId: user.clientId,
+    reportId,
+    actor: { type: "dashboard", id: user.id },
+  });
+  // The service's one error body; 422: the request is fine, the report is not ready to export.
+  if (!result.ok)
+    return errorResponse(
+      result.reason === "incomplete"
+        ? new ApiError(
+            422,
+            "VALIDATION_ERROR",
+            "The report is incomplete",
+            result.missing.map((field) => `${field}: required by goAML`),
+          )
+        : new ApiError(
+            422,
+            "VALIDATION_ERROR",
+            "The goAML XML does not validate against the schema",
+            result.errors,
+          ),
+    );
+  return new Response(result.xml, {
+    headers: {
+      "Content-Type": "application/xml; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${reportId.replace(/[^\w.-]/g, "_")}-goaml.xml"`,
+      "Cache-Control": "no-store",
+    },
+  });
+});

@@ -2,20 +2,16 @@
 import { z } from "zod";
 import { dashboardRoute } from "@/lib/admin/dashboard-route";
 import { reviewAlert } from "@/lib/alerts/review-alert";
-import { REVIEW_WRITE_ROLES } from "@/lib/alerts/roles";
 
 const ZBody = z.object({ status: z.string(), feedback: z.string().optional() });
 
-export const POST = dashboardRoute<{ alertId: string }>(
-  REVIEW_WRITE_ROLES,
-  async ({ user, params, body }) => {
-    const { status, feedback } = await body(ZBody);
-    return reviewAlert({
-      clientId: user.clientId,
-      alertId: params.alertId,
-      status,
-      feedback,
-      reviewer: user,
-    });
-  },
-);
+export const POST = dashboardRoute<{ alertId: string }>("alerts.review", async ({ user, params, body }) => {
+  const { status, feedback } = await body(ZBody);
+  return reviewAlert({
+    clientId: user.clientId,
+    alertId: params.alertId,
+    status,
+    feedback,
+    reviewer: user,
+  });
+});

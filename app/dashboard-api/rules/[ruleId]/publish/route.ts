@@ -3,8 +3,6 @@ import { publishRule } from "@/lib/admin/change-rule-status";
 import { dashboardRoute } from "@/lib/admin/dashboard-route";
 import { ZRulePublish } from "@/lib/admin/schemas";
 
-export const POST = dashboardRoute<{ ruleId: string }>(
-  ["admin", "reviewer"],
-  async ({ user, params, body }) =>
-    publishRule(user, { ruleId: params.ruleId, ...(await body(ZRulePublish)) }),
+export const POST = dashboardRoute<{ ruleId: string }>("rules.draft", async ({ user, params, body }) =>
+  publishRule(user, { ruleId: params.ruleId, ...(await body(ZRulePublish)) }),
 );

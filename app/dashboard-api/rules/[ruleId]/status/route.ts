@@ -3,10 +3,7 @@ import { changeRuleStatus } from "@/lib/admin/change-rule-status";
 import { dashboardRoute } from "@/lib/admin/dashboard-route";
 import { ZRuleStatusChange } from "@/lib/admin/schemas";
 
-export const POST = dashboardRoute<{ ruleId: string }>(
-  ["admin", "reviewer"],
-  async ({ user, params, body }) => {
-    const { status } = await body(ZRuleStatusChange);
-    return changeRuleStatus(user, { ruleId: params.ruleId, status });
-  },
-);
+export const POST = dashboardRoute<{ ruleId: string }>("rules.draft", async ({ user, params, body }) => {
+  const { status } = await body(ZRuleStatusChange);
+  return changeRuleStatus(user, { ruleId: params.ruleId, status });
+});

@@ -1,8 +1,7 @@
 // POST /dashboard-api/team/:userId/unlock: lift a sign-in lock after repeated failed sign-ins
-import { ADMIN_ONLY } from "@/lib/admin/authorize";
 import { dashboardRoute } from "@/lib/admin/dashboard-route";
 import { unlockTeamMember } from "@/lib/admin/team";
 
-export const POST = dashboardRoute<{ userId: string }>(ADMIN_ONLY, async ({ user, params }) =>
+export const POST = dashboardRoute<{ userId: string }>("team.manage", async ({ user, params }) =>
   unlockTeamMember(user, { id: params.userId }),
 );

@@ -1,7 +1,6 @@
 // POST /dashboard-api/users/:userId/comments: add a reviewer comment (optionally about one transaction)
 import { z } from "zod";
 import { dashboardRoute } from "@/lib/admin/dashboard-route";
-import { REVIEW_WRITE_ROLES } from "@/lib/alerts/roles";
 import { createComment } from "@/lib/comments/create-comment";
 
 const ZBody = z.object({
@@ -9,7 +8,7 @@ const ZBody = z.object({
   transactionId: z.string().min(1).optional(),
 });
 
-export const POST = dashboardRoute<{ userId: string }>(REVIEW_WRITE_ROLES, async ({ user, params, body }) => {
+export const POST = dashboardRoute<{ userId: string }>("users.review", async ({ user, params, body }) => {
   const { comment, transactionId } = await body(ZBody);
   const created = await createComment({
     clientId: user.clientId,

@@ -2,7 +2,6 @@
 // DELETE ...?datasetId=&entityId=: withdraw the mark
 import { z } from "zod";
 import { dashboardRoute } from "@/lib/admin/dashboard-route";
-import { REVIEW_WRITE_ROLES } from "@/lib/alerts/roles";
 import { markSanctionsFalseMatch, removeSanctionsFalseMatch } from "@/lib/sanctions/mark-false-match";
 
 const ZEntity = z.object({ datasetId: z.string().min(1).max(64), entityId: z.string().min(1).max(200) });
@@ -11,15 +10,12 @@ const ZMark = ZEntity.extend({
   note: z.string().max(2000).optional(),
 });
 
-export const POST = dashboardRoute<{ userId: string }>(REVIEW_WRITE_ROLES, async ({ user, params, body }) => {
+export const POST = dashboardRoute<{ userId: string }>("users.review", async ({ user, params, body }) => {
   const input = await body(ZMark);
   return markSanctionsFalseMatch({ actor: user, userId: params.userId, ...input });
 });
 
-export const DELETE = dashboardRoute<{ userId: string }>(
-  REVIEW_WRITE_ROLES,
-  async ({ user, params, query }) => {
-    const input = query(ZEntity);
-    return removeSanctionsFalseMatch({ actor: user, userId: params.userId, ...input });
-  },
-);
+export const DELETE = dashboardRoute<{ userId: string }>("users.review", async ({ user, params, query }) => {
+  const input = query(ZEntity);
+  return removeSanctionsFalseMatch({ actor: user, userId: params.userId, ...input });
+});

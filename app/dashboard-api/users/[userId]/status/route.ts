@@ -1,12 +1,11 @@
 // POST /dashboard-api/users/:userId/status: block, unblock or set active/inactive with a comment (same webhooks as /v1)
 import { z } from "zod";
 import { dashboardRoute } from "@/lib/admin/dashboard-route";
-import { REVIEW_WRITE_ROLES } from "@/lib/alerts/roles";
 import { changeUserStatusFromDashboard } from "@/lib/users/change-user-status-from-dashboard";
 
 const ZBody = z.object({ status: z.string(), comment: z.string().optional() });
 
-export const POST = dashboardRoute<{ userId: string }>(REVIEW_WRITE_ROLES, async ({ user, params, body }) => {
+export const POST = dashboardRoute<{ userId: string }>("users.review", async ({ user, params, body }) => {
   const { status, comment } = await body(ZBody);
   return changeUserStatusFromDashboard({
     clientId: user.clientId,

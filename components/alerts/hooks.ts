@@ -1,15 +1,16 @@
 "use client";
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { requestJson, toQuery } from "@/components/alerts/api-client";
-import { alertKeys, transactionKeys, type TAlertFilters } from "@/components/alerts/query";
+import { alertKeys, type TAlertFilters } from "@/components/alerts/query";
+import { apiFetch, toQuery } from "@/components/api/client";
+import { transactionKeys } from "@/components/transactions/query-keys";
 import type { TAlertList } from "@/lib/alerts/list-alerts";
 import type { TReviewedAlert } from "@/lib/alerts/review-alert";
 
 export function useAlerts(filters: TAlertFilters, cursor: string | undefined) {
   return useQuery({
     queryKey: alertKeys.list(filters, cursor),
-    queryFn: () => requestJson<TAlertList>(`/dashboard-api/alerts${toQuery({ ...filters, cursor })}`),
+    queryFn: () => apiFetch<TAlertList>(`/dashboard-api/alerts${toQuery({ ...filters, cursor })}`),
     placeholderData: keepPreviousData,
   });
 }
@@ -18,9 +19,8 @@ export function useReviewAlert() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ alertId, status, feedback }: { alertId: string; status: string; feedback: string }) =>
-      requestJson<TReviewedAlert>(`/dashboard-api/alerts/${encodeURIComponent(alertId)}/review`, {
-        status,
-        feedback,
+      apiFetch<TReviewedAlert>(`/dashboard-api/alerts/${encodeURIComponent(alertId)}/review`, {
+        json: { status, feedback },
       }),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: alertKeys.all });
@@ -33,9 +33,9 @@ export function useAssignAlert() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ alertId, assign }: { alertId: string; assign: boolean }) =>
-      requestJson<{ id: string; assignedToId: string | null }>(
+      apiFetch<{ id: string; assignedToId: string | null }>(
         `/dashboard-api/alerts/${encodeURIComponent(alertId)}/assign`,
-        { assign },
+        { json: { assign } },
       ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: alertKeys.all }),
   });

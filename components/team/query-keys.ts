@@ -1,0 +1,2 @@
+// Query keys of the team screen.
+export const teamKeys = { all: ["team"] as const };

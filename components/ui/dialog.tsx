@@ -1,0 +1,154 @@
+"use client";
+
+import { useEffect, useId, useRef, type ReactNode } from "react";
+import { Button } from "@/components/ui/button";
+import { cx } from "@/components/ui/cx";
+
+const FOCUSABLE = [
+  "a[href]",
+  "button:not([disabled])",
+  "input:not([disabled]):not([type='hidden'])",
+  "select:not([disabled])",
+  "textarea:not([disabled])",
+  "[tabindex]:not([tabindex='-1'])",
+].join(",");
+
+function focusables(root: HTMLElement): HTMLElement[] {
+  return [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.getClientRects().length > 0);
+}
+
+/**
+ * The one modal of the dashboard: labelled by its title, keeps Tab inside, closes on Esc and gives focus back
+ * to whatever opened it. Put `data-autofocus` on the control that should take focus first.
+ */
+export function Dialog({
+  open,
+  onClose,
+  title,
+  description,
+  children,
+  size = "md",
+  testId,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: ReactNode;
+  description?: ReactNode;
+  children: ReactNode;
+  size?: "sm" | "md" | "lg";
+  testId?: string;
+}) {
+  const panelRef = useRef<HTMLDivElement>(null);
+  const onCloseRef = useRef(onClose);
+  const titleId = useId();
+  const descriptionId = useId();
+
+  useEffect(() => {
+    onCloseRef.current = onClose;
+  }, [onClose]);
+
+  useEffect(() => {
+    const panel = panelRef.current;
+    if (!open || !panel) return;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const first = panel.querySelector<HTMLElement>("[data-autofocus]") ?? focusables(panel)[0] ?? panel;
+    first.focus();
+
+    function onKeyDown(e: KeyboardEvent) {
+      if (!panel) return;
+      if (e.key === "Escape") {
+        e.preventDefault();
+        e.stopPropagation();
+        onCloseRef.current();
+        return;
+      }
+      if (e.key !== "Tab") return;
+      const items = focusables(panel);
+      const head = items[0];
+      const tail = items[items.length - 1];
+      if (!head || !tail) {
+        e.preventDefault();
+        panel.focus();
+        return;
+      }
+      const active = document.activeElement;
+      const outside = !panel.contains(active);
+      if (e.shiftKey && (active === head || active === panel || outside)) {
+        e.preventDefault();
+        tail.focus();
+      } else if (!e.shiftKey && (active === tail || outside)) {
+        e.preventDefault();
+        head.focus();
+      }
+    }
+
+    document.addEventListener("keydown", onKeyDown, true);
+    return () => {
+      document.removeEventListener("keydown", onKeyDown, true);
+      if (opener?.isConnected) opener.focus();
+    };
+  }, [open]);
+
+  if (!open) return null;
+  return (
+    <div className="fixed inset-0 z-30 flex items-center justify-center bg-slate-900/50 p-4">
+      <div
+        ref={panelRef}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        aria-describedby={description ? descriptionId : undefined}
+        tabIndex={-1}
+        data-testid={testId}
+        className={cx(
+          "max-h-[90vh] w-full overflow-y-auto rounded-lg bg-white p-5 shadow-xl",
+          size === "sm" ? "max-w-sm" : size === "lg" ? "max-w-2xl" : "max-w-lg",
+        )}
+      >
+        <h2 id={titleId} className="text-lg font-semibold text-slate-900">
+          {title}
+        </h2>
+        {description && (
+          <p id={descriptionId} className="mt-1 text-sm text-slate-600">
+            {description}
+          </p>
+        )}
+        <div className="mt-4">{children}</div>
+      </div>
+    </div>
+  );
+}
+
+/** A yes/no question in a Dialog, for actions that must not happen on a stray click. */
+export function ConfirmDialog({
+  open,
+  title,
+  description,
+  confirmLabel,
+  danger = false,
+  pending = false,
+  onConfirm,
+  onClose,
+}: {
+  open: boolean;
+  title: ReactNode;
+  description?: ReactNode;
+  confirmLabel: string;
+  danger?: boolean;
+  pending?: boolean;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
+  return (
+    <Dialog open={open} onClose={onClose} title={title} description={description} size="sm">
+      <div className="flex justify-end gap-2">
+        <Button variant="secondary" data-autofocus onClick={onClose}>
+          Cancel
+        </Button>
+        <Button variant={danger ? "danger" : "primary"} disabled={pending} onClick={onConfirm}>
+          {confirmLabel}
+        </Button>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,59 @@
+"use client";
+
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { apiFetch, toQuery } from "@/components/api/client";
+import { userKeys, type TUserFilters } from "@/components/users/query-keys";
+import type { TUserListItem } from "@/lib/users/list-users";
+import type { TUserStatusResult } from "@/lib/users/set-user-status";
+
+function userPath(userId: string, rest: string): string {
+  return `/dashboard-api/users/${encodeURIComponent(userId)}/${rest}`;
+}
+
+export function useUsers(filters: TUserFilters, after: string | undefined) {
+  return useQuery({
+    queryKey: userKeys.list(filters, after),
+    queryFn: () =>
+      apiFetch<{ users: TUserListItem[]; nextCursor: string | null }>(
+        `/dashboard-api/users${toQuery({ ...filters, after })}`,
+      ),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useChangeUserStatus(userId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ status, comment }: { status: string; comment: string }) =>
+      apiFetch<TUserStatusResult>(userPath(userId, "status"), { json: { status, comment } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.all }),
+  });
+}
+
+export function useAddComment(userId: string) {
+  return useMutation({
+    mutationFn: ({ comment, transactionId }: { comment: string; transactionId?: string }) =>
+      apiFetch<{ status: string; id: string }>(userPath(userId, "comments"), {
+        json: { comment, transactionId },
+      }),
+  });
+}
+
+type TEntityRef = { datasetId: string; entityId: string };
+
+export function useMarkFalseMatch(userId: string) {
+  return useMutation({
+    mutationFn: (input: TEntityRef & { screenedName: string; note: string }) =>
+      apiFetch<{ created: boolean }>(userPath(userId, "sanctions-false-matches"), { json: input }),
+  });
+}
+
+export function useRemoveFalseMatch(userId: string) {
+  return useMutation({
+    mutationFn: ({ datasetId, entityId }: TEntityRef) =>
+      apiFetch<{ removed: true }>(
+        `${userPath(userId, "sanctions-false-matches")}${toQuery({ datasetId, entityId })}`,
+        { method: "DELETE" },
+      ),
+  });
+}

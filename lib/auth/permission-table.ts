@@ -1,0 +1,32 @@
+// The one role gate: every dashboard permission and the roles that hold it (decisions §2). Pure, so the
+// browser can hide what the server would refuse; the server checks it in dashboardRoute and server actions.
+import type { TDashboardRole } from "@/lib/dashboard-users/create-dashboard-user";
+
+const EVERYONE = ["admin", "reviewer", "reporting_officer"] as const;
+// Reporting officers read the reviewers' work but do not settle it: a second pair of eyes.
+const REVIEWERS = ["admin", "reviewer"] as const;
+
+export const PERMISSIONS = {
+  "dashboard.read": EVERYONE,
+  "alerts.review": REVIEWERS,
+  "cases.work": REVIEWERS,
+  "transactions.confirm": REVIEWERS,
+  "users.review": REVIEWERS,
+  "reports.read": ["admin", "reporting_officer"],
+  "reports.edit": ["reporting_officer"],
+  "rules.read": EVERYONE,
+  // Reviewers write drafts and dry-runs; only an admin publishes (rule-permissions.ts holds the finer rule).
+  "rules.draft": REVIEWERS,
+  "rules.manage": ["admin"],
+  "lists.manage": ["admin"],
+  "settings.manage": ["admin"],
+  "team.manage": ["admin"],
+  "apiKeys.manage": ["admin"],
+  "webhooks.manage": ["admin"],
+} as const satisfies Record<string, readonly TDashboardRole[]>;
+
+export type TPermission = keyof typeof PERMISSIONS;
+
+export function can(role: TDashboardRole, permission: TPermission): boolean {
+  return (PERMISSIONS[permission] as readonly TDashboardRole[]).includes(role);
+}

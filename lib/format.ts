@@ -1,0 +1,132 @@
+// How the dashboard writes money, dates, enums, numbers and people: pure, the same on the server and in the browser.
+
+type TDateInput = number | string | Date;
+type TAmount = number | string | bigint;
+
+const EMPTY = "—";
+// One locale for numbers so the server render and the browser render agree (`60,000.00 USD`).
+const NUMBER_LOCALE = "en-US";
+// Day-month-year with a short month name reads the same for every reader: `23 Nov 2026, 19:49`.
+const DATE_LOCALE = "en-GB";
+
+/** Values whose label is not the sentence-cased words of the value. */
+const ENUM_LABELS: Record<string, string> = {
+  STEP_UP_AUTH: "Step-up auth",
+  "n/a": "N/A",
+  medium_low: "Medium-low",
+  goaml: "goAML",
+};
+
+/** Words kept in capitals inside an otherwise sentence-cased label. */
+const ACRONYMS = new Set(["api", "cel", "fiu", "iban", "id", "ip", "kyc", "pep", "sla", "url", "xml"]);
+
+/** A Date from ms (number or digit string), an ISO string or a Date; null when missing or invalid. */
+export function toDate(value: TDateInput | null | undefined): Date | null {
+  if (value === null || value === undefined || value === "") return null;
+  const date =
+    value instanceof Date
+      ? value
+      : new Date(typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+function minorDigits(currency: string): number {
+  try {
+    return (
+      new Intl.NumberFormat(NUMBER_LOCALE, { style: "currency", currency }).resolvedOptions()
+        .maximumFractionDigits ?? 2
+    );
+  } catch {
+    return 2; // not an ISO 4217 code: show it as given, with cents
+  }
+}
+
+/** `60000, "USD"` → `"60,000.00 USD"`; `1500, "JPY"` → `"1,500 JPY"`. Decimal strings keep every digit. */
+export function formatMoney(amount: TAmount | null | undefined, currency: string): string {
+  if (amount === null || amount === undefined || amount === "") return EMPTY;
+  const digits = minorDigits(currency);
+  const number = new Intl.NumberFormat(NUMBER_LOCALE, {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
+  // Intl formats a numeric string as an exact decimal, so large amounts lose no precision.
+  const text = number.format(amount as Parameters<Intl.NumberFormat["format"]>[0]);
+  return text === "NaN" ? `${String(amount)} ${currency}` : `${text} ${currency}`;
+}
+
+const DAY: Intl.DateTimeFormatOptions = { day: "numeric", month: "short", year: "numeric" };
+const DAY_AND_TIME: Intl.DateTimeFormatOptions = {
+  ...DAY,
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+};
+
+function formatInstant(
+  value: TDateInput | null | undefined,
+  options: Intl.DateTimeFormatOptions,
+  timeZone?: string,
+) {
+  const date = toDate(value);
+  return date ? new Intl.DateTimeFormat(DATE_LOCALE, { ...options, timeZone }).format(date) : EMPTY;
+}
+
+/** `"23 Nov 2026, 19:49"` in the given time zone (the runtime's when omitted). */
+export function formatDateTime(value: TDateInput | null | undefined, timeZone?: string): string {
+  return formatInstant(value, DAY_AND_TIME, timeZone);
+}
+
+/** `"23 Nov 2026"` in the given time zone (the runtime's when omitted). */
+export function formatDate(value: TDateInput | null | undefined, timeZone?: string): string {
+  return formatInstant(value, DAY, timeZone);
+}
+
+/** `"19:49:05"`: the time of day in the given time zone, for a moment whose date is shown nearby. */
+export function formatTimeOfDay(value: TDateInput | null | undefined, timeZone?: string): string {
+  return formatInstant(
+    value,
+    { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" },
+    timeZone,
+  );
+}
+
+/** `"2026-11-23 19:49:05 UTC"`: the exact instant, for a `title`. */
+export function formatDateTimeUtc(value: TDateInput | null | undefined): string {
+  const date = toDate(value);
+  if (!date) return EMPTY;
+  return `${date.toISOString().slice(0, 19).replace("T", " ")} UTC`;
+}
+
+/** `STEP_UP_AUTH` → `"Step-up auth"`, `very_high` → `"Very high"`, `dry-run` → `"Dry run"`. */
+export function formatEnum(value: string | null | undefined): string {
+  if (value === null || value === undefined || value === "") return EMPTY;
+  const known = ENUM_LABELS[value] ?? ENUM_LABELS[value.toLowerCase()];
+  if (known) return known;
+  const words = value
+    .split(/[\s_-]+/)
+    .filter(Boolean)
+    .map((w) => w.toLowerCase())
+    .map((w) => (ACRONYMS.has(w) ? w.toUpperCase() : w));
+  const sentence = words.join(" ");
+  return sentence.charAt(0).toUpperCase() + sentence.slice(1);
+}
+
+export type TPerson = { name?: string | null; email: string };
+
+/** The display name, falling back to the email; the email belongs in a `title` beside it. */
+export function formatPerson(person: TPerson | null | undefined): string {
+  if (!person) return EMPTY;
+  return person.name?.trim() || person.email;
+}
+
+/** `1234567.5` → `"1,234,567.5"` (at most two decimals). */
+export function formatNumber(n: number | null | undefined, maximumFractionDigits = 2): string {
+  if (n === null || n === undefined || Number.isNaN(n)) return EMPTY;
+  return new Intl.NumberFormat(NUMBER_LOCALE, { maximumFractionDigits }).format(n);
+}
+
+/** A ratio as a percentage: `0.1234` → `"12.3%"`. */
+export function formatPercent(ratio: number | null | undefined, maximumFractionDigits = 1): string {
+  if (ratio === null || ratio === undefined || Number.isNaN(ratio)) return EMPTY;
+  return new Intl.NumberFormat(NUMBER_LOCALE, { style: "percent", maximumFractionDigits }).format(ratio);
+}

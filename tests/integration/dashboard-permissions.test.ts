@@ -1,0 +1,154 @@
+import { beforeAll, describe, expect, it, vi } from "vitest";
+
+// The one role gate: every dashboard API route and server action is called signed out and as every role.
+// A role without the route's permission gets 403 in the contract body and nothing is written; signed out
+// gets 401; a role with it is let through to the domain function. Routes are found on disk.
+
+const session = vi.hoisted(() => ({ current: null as null | { user: { id: string } } }));
+vi.mock("next-auth", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("next-auth")>()),
+  getServerSession: () => Promise.resolve(session.current),
+}));
+vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
+
+const { PERMISSIONS, can } = await import("@/lib/auth/permission-table");
+const { createDashboardUser } = await import("@/lib/dashboard-users/create-dashboard-user");
+const { call, createTestClient } = await import("@/tests/factories");
+const { countAllRows, discoverActions, discoverDashboardRoutes, expectContractError } =
+  await import("@/tests/support/fuzz-routes");
+
+const ROLES = ["admin", "reviewer", "reporting_officer"] as const;
+type TRole = (typeof ROLES)[number];
+
+// decisions §2, pinned: only admins manage keys, webhooks, settings and the team; only reporting
+// officers and admins see reports; reporting officers read the reviewers' work but do not change it.
+const PINNED: Record<string, readonly TRole[]> = {
+  "GET /dashboard-api/api-keys": ["admin"],
+  "POST /dashboard-api/api-keys": ["admin"],
+  "POST /dashboard-api/api-keys/{keyId}/revoke": ["admin"],
+  "GET /dashboard-api/webhooks": ["admin"],
+  "POST /dashboard-api/webhooks": ["admin"],
+  "POST /dashboard-api/webhooks/deliveries/{deliveryId}/redeliver": ["admin"],
+  "GET /dashboard-api/settings": ["admin"],
+  "PUT /dashboard-api/settings": ["admin"],
+  "PUT /dashboard-api/settings/goaml-schema": ["admin"],
+  "GET /dashboard-api/team": ["admin"],
+  "POST /dashboard-api/team": ["admin"],
+  "POST /dashboard-api/team/{userId}/unlock": ["admin"],
+  "GET /api/reports/{reportId}/goaml": ["admin", "reporting_officer"],
+  "POST /dashboard-api/alerts/{alertId}/review": ["admin", "reviewer"],
+  "POST /dashboard-api/transactions/{transactionId}/confirm": ["admin", "reviewer"],
+  "POST /dashboard-api/users/{userId}/status": ["admin", "reviewer"],
+  "GET /dashboard-api/transactions": ["admin", "reviewer", "reporting_officer"],
+};
+
+const users = {} as Record<TRole, string>;
+
+beforeAll(async () => {
+  const { clientId } = await createTestClient({ name: "perm" });
+  for (const role of ROLES)
+    users[role] = (
+      await createDashboardUser({
+        clientId,
+        email: `perm-${role}@example.test`,
+        password: "correct horse battery",
+        role,
+        name: `Perm ${role}`,
+      })
+    ).userId;
+});
+
+function signIn(role: TRole | null) {
+  session.current = role ? { user: { id: users[role] } } : null;
+}
+
+async function callAs(
+  role: TRole | null,
+  route: Awaited<ReturnType<typeof discoverDashboardRoutes>>[number],
+) {
+  signIn(role);
+  const path = route.key.split(" ")[1]!;
+  const params = Object.fromEntries(route.params.map((p) => [p, `no-such-${p}`]));
+  const body = route.method === "GET" || route.method === "DELETE" ? undefined : {};
+  return call(route.handler, { method: route.method, path, params, body });
+}
+
+describe("dashboard permissions", () => {
+  it("gates every dashboard API route with a named permission of the one table", async () => {
+    const routes = await discoverDashboardRoutes();
+    expect(routes.length).toBeGreaterThan(20);
+    const ungated = routes.filter((r) => !r.handler.permission || !(r.handler.permission in PERMISSIONS));
+    expect(
+      ungated.map((r) => r.key),
+      "wrap these in dashboardRoute(permission, …)",
+    ).toEqual([]);
+    for (const [key, roles] of Object.entries(PINNED)) {
+      const route = routes.find((r) => r.key === key);
+      expect(route, key).toBeDefined();
+      const allowed = ROLES.filter((role) =>
+        can(role, route!.handler.permission as keyof typeof PERMISSIONS),
+      );
+      expect(allowed, key).toEqual(roles);
+    }
+  });
+
+  it("answers 401 signed out and 403 to a role without the permission, writing nothing", async () => {
+    let refused = 0;
+    for (const route of await discoverDashboardRoutes()) {
+      const permission = route.handler.permission as keyof typeof PERMISSIONS;
+      const rowsBefore = await countAllRows();
+      const signedOut = await callAs(null, route);
+      expect(signedOut.status, `${route.key} signed out`).toBe(401);
+      expectContractError(signedOut, `${route.key} signed out`);
+      for (const role of ROLES.filter((r) => !can(r, permission))) {
+        const res = await callAs(role, route);
+        expect(res.status, `${route.key} as ${role}`).toBe(403);
+        expectContractError(res, `${route.key} as ${role}`);
+        expect(res.body.error.type).toBe("FORBIDDEN");
+        refused++;
+      }
+      expect(await countAllRows(), `${route.key} wrote rows while refusing`).toEqual(rowsBefore);
+    }
+    // admin-only and officer-only routes exist, so refusals are not vacuous
+    expect(refused).toBeGreaterThan(20);
+    signIn(null);
+  });
+
+  it("lets a role with the permission through to the domain function", async () => {
+    for (const route of await discoverDashboardRoutes()) {
+      const permission = route.handler.permission as keyof typeof PERMISSIONS;
+      for (const role of ROLES.filter((r) => can(r, permission))) {
+        const res = await callAs(role, route);
+        // Unknown ids answer 404 and the empty body 400; the gate itself let the call in.
+        expect([401, 403, 500], `${route.key} as ${role}: ${JSON.stringify(res.body)}`).not.toContain(
+          res.status,
+        );
+      }
+    }
+    signIn(null);
+  });
+
+  it("lets only reporting officers run the report server actions", async () => {
+    const actions = (await discoverActions()).filter((a) =>
+      a.key.startsWith("(dashboard)/dashboard/reports/"),
+    );
+    expect(actions.length).toBeGreaterThan(0);
+    const args = (key: string): unknown[] => {
+      if (key.endsWith("#saveFieldsAction")) return ["no-such-report", [{ paths: ["reason"], value: "x" }]];
+      const form = new FormData();
+      form.append("to", "pending_review");
+      return ["no-such-report", null, form];
+    };
+    for (const action of actions)
+      for (const role of ROLES) {
+        signIn(role);
+        const rowsBefore = await countAllRows();
+        const result = (await action.fn(...args(action.key))) as { ok: boolean; error: string | null };
+        expect(result.ok, `${action.key} as ${role}`).toBe(false);
+        if (role === "reporting_officer") expect(result.error, action.key).toMatch(/not found/i);
+        else expect(result.error, `${action.key} as ${role}`).toMatch(/only reporting officers/i);
+        expect(await countAllRows()).toEqual(rowsBefore);
+      }
+    signIn(null);
+  });
+});
