@@ -177,3 +177,22 @@ export function resolvePath(root: TFieldType, path: readonly string[]): TFieldTy
   }
   return type;
 }
+
+/** What the editor offers while typing a condition: every declared path and function, per subject. */
+export function ruleCompletions(): Record<TRuleSubject, Array<{ label: string; detail: string }>> {
+  const functions = RULE_FUNCTIONS.map((f) => ({
+    label: f.signature.slice(0, f.signature.indexOf("(")),
+    detail: f.signature,
+  }));
+  const out = {} as Record<TRuleSubject, Array<{ label: string; detail: string }>>;
+  for (const [subject, declarations] of Object.entries(SUBJECT_DECLARATIONS) as Array<
+    [TRuleSubject, Record<string, TFieldType>]
+  >) {
+    out[subject] = [
+      ...fieldPaths(declarations).map((p) => ({ label: p.path, detail: p.type })),
+      { label: "aggregates", detail: "this rule's aggregates" },
+      ...functions,
+    ];
+  }
+  return out;
+}
