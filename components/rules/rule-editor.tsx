@@ -101,8 +101,8 @@ export function RuleEditor({
   locked: boolean;
   /** Declared fields per subject, for the condition's autocompletion. */
   completions: Record<string, TCompletion[]>;
-  /** The version the form was loaded from, and whether it is live, for the save note. */
-  basedOn?: { version: number; live: boolean };
+  /** The version the form was loaded from: the screening live version, a switched-off one, or a draft. */
+  basedOn?: { version: number; kind: "live" | "off" | "draft" };
 }) {
   const router = useRouter();
   const [form, setForm] = useState<TRuleForm>(initial);
@@ -143,9 +143,11 @@ export function RuleEditor({
       title={
         mode === "new"
           ? "New rule"
-          : basedOn?.live
+          : basedOn?.kind === "live"
             ? `Edit: a new draft from live v${basedOn.version}`
-            : `Edit draft v${basedOn?.version ?? ""}`
+            : basedOn?.kind === "off"
+              ? `Edit: a new draft from v${basedOn.version} (switched off)`
+              : `Edit draft v${basedOn?.version ?? ""}`
       }
     >
       <form
@@ -364,9 +366,9 @@ export function RuleEditor({
             <p className="text-xs text-slate-600" data-testid="save-note">
               {mode === "new"
                 ? "The rule is created as a draft: it screens nothing until it is published."
-                : basedOn?.live
+                : basedOn?.kind === "live"
                   ? `Saving creates a new draft from v${basedOn.version}; the live version keeps screening until you publish.`
-                  : "Saving creates a new draft; nothing screens until a version is published."}
+                  : "Saving creates a new draft; screening does not change until a version is published."}
             </p>
             <Button type="submit" disabled={save.isPending || !validation.data?.valid}>
               {save.isPending ? "Saving…" : mode === "new" ? "Create draft" : "Save draft"}

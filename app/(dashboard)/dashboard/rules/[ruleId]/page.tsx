@@ -81,7 +81,10 @@ export default async function RulePage({
         enabledActions={rule.enabledActions}
         locked={!canWrite}
         completions={ruleCompletions()}
-        basedOn={{ version: editing.version, live: editing.isLive }}
+        basedOn={{
+          version: editing.version,
+          kind: !editing.isLive ? "draft" : rule.screening ? "live" : "off",
+        }}
       />
       <BacktestPanel
         key={`backtest-${rule.currentVersion}`}
