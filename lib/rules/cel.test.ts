@@ -115,6 +115,8 @@ describe("compile and validate", () => {
     expect(check("transaction.?baseAmount.orValue(0.0) >= 50000")).toEqual([]);
     expect(check('inList("blocked-emails", user.?email.?email.orValue(""))')).toEqual([]);
     expect(check("sanctionsScore(user.firstName + ' ' + user.lastName, user.dateOfBirth) > 0.9")).toEqual([]);
+    // a field the request may send as null compares with null
+    expect(check("transaction.userDeviceId == null || transaction.userDeviceId == 'd-1'")).toEqual([]);
     // free-form maps, list macros and bare has() stay usable
     expect(check("transaction.recipients.exists(r, r.amount > 5) && has(merchant)")).toEqual([]);
     // aggregate paths are fields of the history row they read; sum needs a number

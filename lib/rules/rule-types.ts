@@ -71,8 +71,10 @@ export function fieldTypeOf(schema: z.ZodType): TFieldType {
       return { kind: "bool" };
     case "literal":
       return literalType(def.values ?? []);
-    case "optional":
     case "nullable":
+      // null is a value the request may send: `== null` must type-check
+      return DYN;
+    case "optional":
     case "default":
     case "prefault":
     case "readonly":
