@@ -1,33 +1,10 @@
 "use client";
 
 import { useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { applyCompletion, complete, tokenAt, type TCompletion } from "@/components/rules/completions";
 import { cx, inputClass } from "@/components/ui";
 
-export type TCompletion = { label: string; detail: string };
-
-/** The identifier path being typed just before the caret (`transaction.car`), with its start offset. */
-function tokenAt(text: string, caret: number): { start: number; token: string } | null {
-  const match = /[A-Za-z_][A-Za-z0-9_]*(?:\.\??[A-Za-z_][A-Za-z0-9_]*)*\.?\??$/.exec(text.slice(0, caret));
-  return match ? { start: match.index, token: match[0] } : null;
-}
-
-/** Completions for a token: the next path segment of every declared field starting with it. */
-function complete(token: string, candidates: readonly TCompletion[]): TCompletion[] {
-  const plain = token.replace(/\.\?/g, ".");
-  const depth = plain.split(".").length;
-  const seen = new Set<string>();
-  const out: TCompletion[] = [];
-  for (const c of candidates) {
-    if (!c.label.toLowerCase().startsWith(plain.toLowerCase()) || c.label === plain) continue;
-    const segments = c.label.split(".");
-    if (segments.length !== depth) continue;
-    if (seen.has(c.label)) continue;
-    seen.add(c.label);
-    out.push(c);
-    if (out.length >= 12) break;
-  }
-  return out;
-}
+export type { TCompletion } from "@/components/rules/completions";
 
 /**
  * The CEL condition field: a textarea that completes declared field paths, aggregate names and
@@ -63,10 +40,7 @@ export function ConditionInput({
 
   function accept(option: TCompletion) {
     if (!token || caret === null) return;
-    // keep the author's optional chaining (`.?`) up to the segment being completed
-    const prefix = token.token.slice(0, token.token.lastIndexOf(".") + 1);
-    const last = option.label.slice(option.label.lastIndexOf(".") + 1);
-    const replacement = prefix ? prefix + last : option.label;
+    const replacement = applyCompletion(token.token, option.label);
     const next = value.slice(0, token.start) + replacement + value.slice(caret);
     const position = token.start + replacement.length;
     onChange(next);
