@@ -10,8 +10,9 @@ function userPath(userId: string, rest: string): string {
   return `/dashboard-api/users/${encodeURIComponent(userId)}/${rest}`;
 }
 
-export function useUsers(filters: TUserFilters, after: string | undefined) {
+export function useUsers(filters: TUserFilters, after: string | undefined, { enabled = true } = {}) {
   return useQuery({
+    enabled,
     queryKey: userKeys.list(filters, after),
     queryFn: () =>
       apiFetch<{ users: TUserListItem[]; nextCursor: string | null }>(

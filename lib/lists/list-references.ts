@@ -3,6 +3,7 @@ import { prisma } from "@/lib/db";
 import { listNamesIn, usesLists } from "@/lib/lists/in-list";
 import { compileCondition } from "@/lib/rules/cel";
 import type { TRuleDefinition } from "@/lib/rules/schemas";
+import type { TRuleProblem } from "@/lib/rules/cel";
 
 /** Names of the client's lists, for rule validation. */
 export async function clientListNames(clientId: string): Promise<Set<string>> {
@@ -11,25 +12,30 @@ export async function clientListNames(clientId: string): Promise<Set<string>> {
 }
 
 /** Problems with the lists a rule's condition reads; empty when every one exists. */
-export function listReferenceErrors(rule: TRuleDefinition, listNames: ReadonlySet<string>): string[] {
+export function listReferenceProblems(rule: TRuleDefinition, listNames: ReadonlySet<string>): TRuleProblem[] {
   if (!usesLists(rule.condition)) return [];
   let names: Array<string | null>;
   try {
     names = listNamesIn(compileCondition(rule.subject, rule.condition).ast);
   } catch {
-    return []; // the compile error is reported by validateRuleExpressions
+    return []; // the compile error is reported by ruleProblems
   }
-  const errors: string[] = [];
+  const problems: TRuleProblem[] = [];
   for (const name of new Set(names)) {
     if (name === null)
-      errors.push('condition: inList takes the list name as a quoted string (inList("name", value))');
+      problems.push({
+        field: "condition",
+        message: 'inList takes the list name as a quoted string (inList("name", value))',
+      });
     else if (!listNames.has(name)) {
       const known = [...listNames].sort();
-      errors.push(
-        `condition: list '${name}' does not exist` +
+      problems.push({
+        field: "condition",
+        message:
+          `list '${name}' does not exist` +
           (known.length ? ` (lists: ${known.slice(0, 20).join(", ")})` : " (this client has no lists)"),
-      );
+      });
     }
   }
-  return errors;
+  return problems;
 }

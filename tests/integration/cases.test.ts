@@ -653,7 +653,12 @@ describe("GET /v1/cases", () => {
   });
 
   it("answers the contract's errors: limit over max, bad page or status, another client's case", async () => {
-    const bad: Record<string, string>[] = [{ limit: "101" }, { page: "0" }, { page: "x" }, { status: "pending" }];
+    const bad: Record<string, string>[] = [
+      { limit: "101" },
+      { page: "0" },
+      { page: "x" },
+      { status: "pending" },
+    ];
     for (const query of bad) {
       const res = await call(listCasesRoute, { apiKey: a.apiKey, query });
       expect(res.status).toBe(400);

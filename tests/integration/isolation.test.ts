@@ -16,6 +16,7 @@ const { prisma } = await import("@/lib/db");
 const { FEATURES } = await import("@/lib/clients/schemas");
 const { importRules } = await import("@/lib/rules/import-rules");
 const { createDashboardUser } = await import("@/lib/dashboard-users/create-dashboard-user");
+const { startBacktest } = await import("@/lib/backtest/run-backtest");
 const { call, createTestClient } = await import("@/tests/factories");
 const { countAllRows, discoverActions, discoverDashboardRoutes, discoverRoutes, expectContractError } =
   await import("@/tests/support/fuzz-routes");
@@ -37,6 +38,7 @@ type TTenant = {
     comment: string;
     report: string;
     rule: string;
+    backtest: string;
     alert: string;
     case: string;
     subscription: string;
@@ -172,6 +174,10 @@ async function seedTenant(prefix: string): Promise<TTenant> {
         name: `${p} ${role}`,
       })
     ).userId;
+  const backtest = await startBacktest(
+    { id: dashboard.admin, clientId, email: `${p}-admin@example.test`, name: null, role: "admin" },
+    { ruleId: `${p}-RULE`, from: Date.now() - 86_400_000, to: Date.now() },
+  );
   return {
     prefix,
     clientId,
@@ -187,6 +193,7 @@ async function seedTenant(prefix: string): Promise<TTenant> {
       comment: String(comment.id),
       report: String(report.reportId),
       rule: `${p}-RULE`,
+      backtest: backtest.id,
       alert: alert.id,
       case: alert.caseId!,
       subscription: String(sub.subscription.id),
@@ -222,6 +229,7 @@ async function stateOf(t: TTenant) {
     cases: await prisma.case.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
     caseEvents: await prisma.caseEvent.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
     rules: await prisma.rule.findMany({ where: { clientId }, orderBy: { ruleId: "asc" } }),
+    backtests: await prisma.backtestRun.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
     reports: await prisma.report.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
     subscriptions: await prisma.webhookSubscription.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
     deliveries: await prisma.webhookDelivery.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
@@ -435,6 +443,19 @@ const DASHBOARD_MATRIX: Record<string, TDashCase[]> = {
         },
       }),
     },
+  ],
+  "POST /dashboard-api/rules/{ruleId}/publish": [
+    {
+      role: "admin",
+      params: (a) => ({ ruleId: a.ids.rule }),
+      body: () => ({ version: 1, status: "dry-run" }),
+    },
+  ],
+  "POST /dashboard-api/backtests/{runId}": [
+    { role: "admin", params: (a) => ({ runId: a.ids.backtest }), body: () => ({}) },
+  ],
+  "GET /dashboard-api/rules/{ruleId}/backtest": [
+    { role: "reporting_officer", params: (a) => ({ ruleId: a.ids.rule }) },
   ],
   "POST /dashboard-api/rules/{ruleId}/status": [
     { role: "admin", params: (a) => ({ ruleId: a.ids.rule }), body: () => ({ status: "archived" }) },

@@ -297,7 +297,7 @@ describe("inList in rules", () => {
   });
 
   it("backtests a rule reading a list against the list as it is now", async () => {
-    const { runBacktestBatch } = await import("@/lib/backtest/run-backtest-batch");
+    const { continueBacktest, startBacktest } = await import("@/lib/backtest/run-backtest");
     const admin = {
       id: adminId,
       clientId: client.clientId,
@@ -306,23 +306,18 @@ describe("inList in rules", () => {
       role: "admin" as const,
     };
     const from = Date.now() - 2 * HOUR;
-    const before = await runBacktestBatch(admin, {
-      ruleId: "L-COUNTRY",
-      from,
-      to: Date.now(),
-      batchSize: 500,
-    });
-    expect(before.errors).toBe(0);
-    expect(before.hits.length).toBeGreaterThanOrEqual(2); // the IR and KP transactions above
-    const total = before.hits.length;
+    const backtest = async () => {
+      let run = await startBacktest(admin, { ruleId: "L-COUNTRY", from, to: Date.now() });
+      while (run.state === "running") run = await continueBacktest(admin, { runId: run.id, batchSize: 500 });
+      return run;
+    };
+    const before = await backtest();
+    expect(before.draftErrors).toBe(0);
+    expect(before.draftHits).toBeGreaterThanOrEqual(2); // the IR and KP transactions above
+    const total = before.draftHits;
     cli("lists", "import", "--client", client.clientId, "--list", "countries", csv("us.csv", "value\nUS\n"));
-    const after = await runBacktestBatch(admin, {
-      ruleId: "L-COUNTRY",
-      from,
-      to: Date.now(),
-      batchSize: 500,
-    });
-    expect(after.hits.length).toBe(total + 1); // the US transaction, which did not fire when screened
+    const after = await backtest();
+    expect(after.draftHits).toBe(total + 1); // the US transaction, which did not fire when screened
   });
 
   it("refuses at import a rule naming a list that does not exist, with the list's name", async () => {

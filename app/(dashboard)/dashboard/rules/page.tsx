@@ -1,8 +1,8 @@
-import { requirePagePermission } from "@/lib/auth/permissions";
+import { can, requirePagePermission } from "@/lib/auth/permissions";
 import Link from "next/link";
 import { HitChart } from "@/components/rules/hit-chart";
 import { statusTone } from "@/components/rules/status-tone";
-import { Badge, LevelBadge, PageHeader, Table, Td, formatTime } from "@/components/ui";
+import { Badge, EnumLabel, LevelBadge, PageHeader, Table, Td, formatTime } from "@/components/ui";
 import { listRulesWithHits } from "@/lib/admin/list-rules-with-hits";
 
 export const dynamic = "force-dynamic";
@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 export default async function RulesPage() {
   const user = await requirePagePermission("rules.read");
   const rules = await listRulesWithHits(user);
-  const canWrite = user.role === "admin" || user.role === "reviewer";
+  const canWrite = can(user.role, "rules.draft");
   return (
     <div>
       <PageHeader
@@ -42,14 +42,20 @@ export default async function RulesPage() {
               </Link>
               <div className="max-w-xs truncate text-xs text-slate-500">{r.name}</div>
             </Td>
-            <Td>{r.subject}</Td>
             <Td>
-              <Badge tone={statusTone(r.status)}>{r.status}</Badge>
+              <EnumLabel value={r.subject} />
+            </Td>
+            <Td>
+              <Badge tone={statusTone(r.status)}>
+                <EnumLabel value={r.status} />
+              </Badge>
             </Td>
             <Td>
               <LevelBadge level={r.riskLevel} />
             </Td>
-            <Td className="font-mono text-xs">{r.recommendedAction}</Td>
+            <Td>
+              <EnumLabel value={r.recommendedAction} />
+            </Td>
             <Td className="tabular-nums">{r.hits24h}</Td>
             <Td className="tabular-nums">
               {r.sampledSince ? (
@@ -63,7 +69,14 @@ export default async function RulesPage() {
             <Td>
               <HitChart daily={r.daily} label={`Hits per day for ${r.ruleId}`} />
             </Td>
-            <Td className="text-slate-500">v{r.version}</Td>
+            <Td className="text-slate-600">
+              {r.liveVersion !== null ? `v${r.liveVersion} live` : "not published"}
+              {r.hasDraft && (
+                <span className="ml-1">
+                  <Badge tone="amber">Draft</Badge>
+                </span>
+              )}
+            </Td>
           </tr>
         ))}
       </Table>

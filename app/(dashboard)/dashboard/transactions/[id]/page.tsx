@@ -73,8 +73,12 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
             <EnumLabel value={t.status} />
             <Money amount={t.amount} currency={t.currencyCode} />
             <DateTime value={t.occurredAt} />
-            {t.isFraud && <Badge tone="red">Confirmed fraud</Badge>}
-            {t.isChargeback && <Badge tone="amber">Chargeback</Badge>}
+            {(t.isFraud || t.isChargeback) && (
+              <span data-testid="transaction-flags" className="flex gap-1">
+                {t.isFraud && <Badge tone="red">Confirmed fraud</Badge>}
+                {t.isChargeback && <Badge tone="amber">Chargeback</Badge>}
+              </span>
+            )}
           </span>
         }
         actions={

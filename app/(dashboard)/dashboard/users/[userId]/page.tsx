@@ -224,7 +224,7 @@ export default async function UserPage({ params }: { params: Promise<{ userId: s
             className="mb-4 max-h-96 space-y-2 overflow-auto"
             data-testid="user-comments"
             tabIndex={0}
-            aria-label="Comments"
+            aria-label="Posted comments"
           >
             {p.comments.map((c) => (
               <li key={c.id} className="rounded-md bg-slate-50 p-2 text-sm">
