@@ -4,7 +4,7 @@ import { BaseCurrencyCard } from "@/components/settings/base-currency-card";
 import { SettingsForm } from "@/components/settings/settings-form";
 import { PageHeader } from "@/components/ui";
 import { getClientSettings } from "@/lib/admin/settings";
-import { fxRatesSummary } from "@/lib/fx/fx-rates-summary";
+import { currencyChoices, fxRatesSummary } from "@/lib/fx/fx-rates-summary";
 import { listSanctionsDatasets } from "@/lib/sanctions/list-sanctions-datasets";
 
 export const dynamic = "force-dynamic";
@@ -20,7 +20,7 @@ export default async function SettingsPage() {
     <div className="max-w-5xl">
       <PageHeader title="Settings" subtitle={`${settings.name} · ${settings.type} client`} />
       <SettingsForm initial={settings} />
-      <BaseCurrencyCard initial={settings.baseCurrency} rates={rates} />
+      <BaseCurrencyCard initial={settings.baseCurrency} rates={rates} currencies={currencyChoices()} />
       <SanctionsDatasetsCard datasets={sanctionsDatasets} />
     </div>
   );
