@@ -132,8 +132,9 @@ test("every dashboard page and /docs run under the CSP without a violation, scri
     user: await first("users"),
     rule: await first("rules", "ruleId"),
     report: await first("reports"),
+    list: await first("lists"),
   };
-  expect(ids.transaction && ids.user && ids.rule && ids.report, JSON.stringify(ids)).toBeTruthy();
+  expect(ids.transaction && ids.user && ids.rule && ids.report && ids.list, JSON.stringify(ids)).toBeTruthy();
 
   await signIn(page, DEMO.admin);
   const pages = [
@@ -152,6 +153,8 @@ test("every dashboard page and /docs run under the CSP without a violation, scri
     "/dashboard/team",
     "/dashboard/webhooks",
     "/dashboard/api-keys",
+    "/dashboard/lists",
+    `/dashboard/lists/${encodeURIComponent(ids.list!)}`,
     "/docs",
   ];
   for (const path of pages) {

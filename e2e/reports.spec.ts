@@ -71,7 +71,7 @@ test.describe.serial("regulatory reports", () => {
     const amount = field(page, "Transaction 1 (demo-report-tx-1)", "Amount in local currency").getByTestId(
       "editor-input",
     );
-    await expect(amount).toHaveValue("95000");
+    await expect(amount).toHaveValue("1950000");
     await amount.fill("abc");
     await group(page, "Transaction 1 (demo-report-tx-1)").getByTestId("save-group").click();
     await expect(
@@ -84,10 +84,10 @@ test.describe.serial("regulatory reports", () => {
     await group(page, "Transaction 1 (demo-report-tx-1)").screenshot({
       path: `${SCREENS}/report-wrong-value-refused.png`,
     });
-    await amount.fill("95000.00");
+    await amount.fill("1950000.00");
     await group(page, "Transaction 1 (demo-report-tx-1)").getByTestId("save-group").click();
     await expect(group(page, "Transaction 1 (demo-report-tx-1)").getByTestId("group-saved")).toBeVisible();
-    await expect(amount).toHaveValue("95000.00");
+    await expect(amount).toHaveValue("1950000.00");
 
     // The grouped customer: a date in the wrong form is refused, then both fields are typed once for both payouts.
     await page.getByRole("link", { name: "Daniel Kamau · Date of birth is missing (in 2 places)" }).click();
@@ -160,7 +160,7 @@ test.describe.serial("regulatory reports", () => {
     const xml = await download.text();
     expect(xml).toContain("<report_code>STR</report_code>");
     expect(xml).toContain("<indicator>STR-RAPID</indicator>");
-    expect(xml).toContain("<amount_local>95000.00</amount_local>");
+    expect(xml).toContain("<amount_local>1950000.00</amount_local>");
     expect(xml.match(/<birthdate>1985-06-15T00:00:00<\/birthdate>/g)).toHaveLength(2);
     const dir = mkdtempSync(path.join(tmpdir(), "e2e-goaml-"));
     writeFileSync(path.join(dir, "schema.xsd"), demoFiuSchema());

@@ -122,7 +122,9 @@ test("mark the transaction as fraud: the receiver gets a verified transaction.co
   await page.getByRole("link", { name: TX_ID }).click();
   await expect(page.getByRole("heading", { name: `Transaction ${TX_ID}` })).toBeVisible();
   const fired = page.getByTestId("fired-rules").locator('[data-rule-id="TX-LARGE-AMOUNT"]');
-  await expect(fired).toContainText("transaction.amount >= 10000");
+  // demo amounts compare in the base currency (USD): 12,345.67 EUR at the fixture's 0.918 EUR per USD
+  await expect(fired).toContainText("transaction.?baseAmount.orValue(transaction.amount) >= 10000");
+  await expect(page.getByTestId("base-amount")).toContainText("Base amount 13,448.44 USD");
   await expect(fired).toContainText("12345.67");
   await expect(page.getByTestId("transaction-alerts")).toContainText("cleared");
 

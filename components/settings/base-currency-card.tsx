@@ -7,11 +7,19 @@ import { Button, Card, ErrorNote, inputClass } from "@/components/ui";
 import { formatDate, formatNumber } from "@/lib/format";
 import type { TFxRatesSummary } from "@/lib/fx/fx-rates-summary";
 
-const CURRENCIES = Intl.supportedValuesOf("currency");
-const names = new Intl.DisplayNames(["en"], { type: "currency" });
-
-/** The client's base currency (transaction.baseAmount) and the rate table it converts with. */
-export function BaseCurrencyCard({ initial, rates }: { initial: string; rates: TFxRatesSummary }) {
+/**
+ * The client's base currency (transaction.baseAmount) and the rate table it converts with. The
+ * currency names come from the server: the browser's Intl data may differ, and the markup must not.
+ */
+export function BaseCurrencyCard({
+  initial,
+  rates,
+  currencies,
+}: {
+  initial: string;
+  rates: TFxRatesSummary;
+  currencies: ReadonlyArray<{ code: string; name: string }>;
+}) {
   const [currency, setCurrency] = useState(initial);
   const save = useSaveSettings(() => ({ baseCurrency: currency }));
   return (
@@ -31,9 +39,9 @@ export function BaseCurrencyCard({ initial, rates }: { initial: string; rates: T
         <label className="block max-w-sm text-xs font-medium text-slate-700">
           Base currency
           <select className={inputClass} value={currency} onChange={(e) => setCurrency(e.target.value)}>
-            {CURRENCIES.map((c) => (
-              <option key={c} value={c}>
-                {c} · {names.of(c)}
+            {currencies.map((c) => (
+              <option key={c.code} value={c.code}>
+                {c.code} · {c.name}
               </option>
             ))}
           </select>

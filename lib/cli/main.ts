@@ -5,13 +5,17 @@ import { ensureDatabaseUrl } from "@/lib/embedded/server";
 const USAGE = `usage: npm run --silent cli -- <command>
   client create --name NAME --type business|consumer [--features f1,f2] [--actions A1,A2]
   client configure --client ID [--name NAME] [--features ...] [--actions ...] [--reporting-profile FILE]
+                   [--base-currency CODE]
   apikey create --client ID [--name NAME]
   apikey revoke --key KEY
   rules import --client ID FILE
   rules export --client ID
   user create --client ID --email E --password P --role admin|reviewer|reporting_officer
   sanctions import FILE [--format opensanctions|ofac] [--alt FILE2] [--dataset NAME]
-  sanctions list`;
+  sanctions list
+  fx import FILE
+  lists import --client ID --list NAME [--kind KIND] FILE [--replace]
+  lists export --client ID --list NAME`;
 
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2));

@@ -134,7 +134,8 @@ export async function seedDemoReports(clientId: string): Promise<void> {
       userId: user.id,
       status: "APPROVED",
       currencyCode: "KES",
-      amount: 95_000 + i * 2_500,
+      // about 15,000 USD each: large amounts in the base currency (95,000 KES, about 735 USD, is not)
+      amount: 1_950_000 + i * 25_000,
       timestamp: now - (3 - i) * 3_600_000,
       direction: "payout",
       actionType: "withdrawal",

@@ -25,6 +25,8 @@ const { importRules, RuleImportError } = await import("@/lib/rules/import-rules"
 const { replayDecision } = await import("@/lib/screening/replay-decision");
 const { call, createTestClient } = await import("@/tests/factories");
 
+// tests that spawn the CLI (a few seconds each on a loaded machine)
+const CLI_TIMEOUT = 240_000;
 const dir = mkdtempSync(path.join(tmpdir(), "lists-test-"));
 
 function cli(...args: string[]) {
@@ -36,6 +38,21 @@ function cli(...args: string[]) {
     // not JSON
   }
   return { code: res.status, stdout: res.stdout, stderr: res.stderr, json };
+}
+
+/** The CLI's own command handler in this process (the spawned CLI costs seconds on a loaded machine). */
+async function cliInProcess(...argv: string[]): Promise<{ json: unknown; error: string | null }> {
+  const { parseArgs } = await import("@/lib/cli/args");
+  const { describeError, extraCommands } = await import("@/lib/cli/commands");
+  await import("@/lib/cli/register");
+  const args = parseArgs(argv);
+  const command = extraCommands[`${args.positionals[0]} ${args.positionals[1]}`]!;
+  args.positionals = args.positionals.slice(2);
+  try {
+    return { json: await command(args), error: null };
+  } catch (err) {
+    return { json: null, error: describeError(err) };
+  }
 }
 
 function csv(name: string, text: string): string {
@@ -147,67 +164,89 @@ beforeAll(async () => {
 });
 
 describe("lists CLI", () => {
-  it("imports and exports in the contract's shapes, and an export re-imports to the same list", async () => {
-    const exported = cli("lists", "export", "--client", client.clientId, "--list", "emails");
-    expect(exported.code, exported.stderr).toBe(0);
-    expect(exported.json).toEqual({
-      list: "emails",
-      kind: "email",
-      entries: [
-        { value: "future@example.com", note: "until later", expiresAt: expect.any(Number) },
-        { value: "Mule@Example.COM", note: "confirmed mule", expiresAt: null },
-        { value: "old@example.com", note: "expired", expiresAt: 1000 },
-      ],
-    });
-    const rows = exported.json.entries.map((e: any) => `${e.value},${e.note},${e.expiresAt ?? ""}`);
-    const file = csv("roundtrip.csv", ["value,note,expiresAt", ...rows].join("\n"));
-    const imported = cli(
-      "lists",
-      "import",
-      "--client",
-      client.clientId,
-      "--list",
-      "copy",
-      "--kind",
-      "email",
-      file,
-    );
-    expect(imported.json).toEqual({ list: "copy", entries: 3 });
-    const again = cli("lists", "export", "--client", client.clientId, "--list", "copy");
-    expect(again.json).toEqual({ ...exported.json, list: "copy" });
-    // --replace swaps the entries in one transaction
-    const replaced = cli(
-      "lists",
-      "import",
-      "--client",
-      client.clientId,
-      "--list",
-      "copy",
-      "--replace",
-      csv("one.csv", "value\nnew@example.com\n"),
-    );
-    expect(replaced.json).toEqual({ list: "copy", entries: 1 });
-    expect(cli("lists", "export", "--client", client.clientId, "--list", "copy").json.entries).toEqual([
-      { value: "new@example.com", note: null, expiresAt: null },
-    ]);
-  });
+  it(
+    "imports and exports in the contract's shapes, and an export re-imports to the same list",
+    async () => {
+      const exported = cli("lists", "export", "--client", client.clientId, "--list", "emails");
+      expect(exported.code, exported.stderr).toBe(0);
+      expect(exported.json).toEqual({
+        list: "emails",
+        kind: "email",
+        entries: [
+          { value: "future@example.com", note: "until later", expiresAt: expect.any(Number) },
+          { value: "Mule@Example.COM", note: "confirmed mule", expiresAt: null },
+          { value: "old@example.com", note: "expired", expiresAt: 1000 },
+        ],
+      });
+      const rows = exported.json.entries.map((e: any) => `${e.value},${e.note},${e.expiresAt ?? ""}`);
+      const file = csv("roundtrip.csv", ["value,note,expiresAt", ...rows].join("\n"));
+      const imported = cli(
+        "lists",
+        "import",
+        "--client",
+        client.clientId,
+        "--list",
+        "copy",
+        "--kind",
+        "email",
+        file,
+      );
+      expect(imported.json).toEqual({ list: "copy", entries: 3 });
+      const again = cli("lists", "export", "--client", client.clientId, "--list", "copy");
+      expect(again.json).toEqual({ ...exported.json, list: "copy" });
+      // --replace swaps the entries in one transaction
+      const replaced = cli(
+        "lists",
+        "import",
+        "--client",
+        client.clientId,
+        "--list",
+        "copy",
+        "--replace",
+        csv("one.csv", "value\nnew@example.com\n"),
+      );
+      expect(replaced.json).toEqual({ list: "copy", entries: 1 });
+      expect(cli("lists", "export", "--client", client.clientId, "--list", "copy").json.entries).toEqual([
+        { value: "new@example.com", note: null, expiresAt: null },
+      ]);
+    },
+    CLI_TIMEOUT,
+  );
 
-  it("fails the whole import on a bad row, naming the line, and changes nothing", async () => {
-    const count = () => prisma.listEntry.count({ where: { clientId: client.clientId } });
-    const before = await count();
-    for (const [kind, text, message] of [
-      ["email", "value\nok@example.com\nnot-an-email\n", /line 3: 'not-an-email' is not an email address/],
-      [
-        "ip",
-        "value\n10.0.0.0/8\n10.0.0.1/8\n",
-        /line 3: '10.0.0.1\/8' has host bits set; did you mean 10.0.0.0\/8\?/,
-      ],
-      ["ip", "value\n2001:db8::/129\n", /line 2: .*prefix length/],
-      ["country", "value\nUS\nXX\n", /line 3: 'XX' is not an ISO 3166-1 alpha-2 country code/],
-      ["email", "value,expiresAt\na@example.com,tomorrow\n", /line 2: expiresAt 'tomorrow'/],
-      ["email", "value\na@example.com\n A@EXAMPLE.com\n", /line 3: .*same entry as line 2/],
-      ["email", "email\na@example.com\n", /line 1: .*'value' column/],
-    ] as const) {
+  it(
+    "fails the whole import on a bad row, naming the line, and changes nothing",
+    async () => {
+      const count = () => prisma.listEntry.count({ where: { clientId: client.clientId } });
+      const before = await count();
+      for (const [kind, text, message] of [
+        ["email", "value\nok@example.com\nnot-an-email\n", /line 3: 'not-an-email' is not an email address/],
+        [
+          "ip",
+          "value\n10.0.0.0/8\n10.0.0.1/8\n",
+          /line 3: '10.0.0.1\/8' has host bits set; did you mean 10.0.0.0\/8\?/,
+        ],
+        ["ip", "value\n2001:db8::/129\n", /line 2: .*prefix length/],
+        ["country", "value\nUS\nXX\n", /line 3: 'XX' is not an ISO 3166-1 alpha-2 country code/],
+        ["email", "value,expiresAt\na@example.com,tomorrow\n", /line 2: expiresAt 'tomorrow'/],
+        ["email", "value\na@example.com\n A@EXAMPLE.com\n", /line 3: .*same entry as line 2/],
+        ["email", "email\na@example.com\n", /line 1: .*'value' column/],
+      ] as const) {
+        const res = await cliInProcess(
+          "lists",
+          "import",
+          "--client",
+          client.clientId,
+          "--list",
+          "broken",
+          "--kind",
+          kind,
+          csv("bad.csv", text),
+        );
+        expect(res.json, text).toBeNull();
+        expect(res.error, text).toMatch(message);
+        expect(res.error, text).toMatch(/^nothing imported; bad.csv line/);
+      }
+      // and as the operator sees it: exit code 1, the reason on stderr, nothing on stdout
       const res = cli(
         "lists",
         "import",
@@ -216,31 +255,34 @@ describe("lists CLI", () => {
         "--list",
         "broken",
         "--kind",
-        kind,
-        csv("bad.csv", text),
+        "email",
+        csv("bad.csv", "value\nok@example.com\nnot-an-email\n"),
       );
-      expect(res.code, text).not.toBe(0);
-      expect(res.stderr, text).toMatch(message);
+      expect(res.code).toBe(1);
+      expect(res.stderr).toMatch(/nothing imported; bad.csv line 3: 'not-an-email' is not an email address/);
       expect(res.stdout).toBe("");
-    }
-    expect(await count()).toBe(before);
-    expect(await prisma.list.findFirst({ where: { clientId: client.clientId, name: "broken" } })).toBeNull();
-    const wrongKind = cli(
-      "lists",
-      "import",
-      "--client",
-      client.clientId,
-      "--list",
-      "emails",
-      "--kind",
-      "ip",
-      csv("k.csv", "value\n10.0.0.1\n"),
-    );
-    expect(wrongKind.stderr).toMatch(/'emails' is a email list, not ip/);
-    expect(cli("lists", "export", "--client", client.clientId, "--list", "nope").stderr).toMatch(
-      /list 'nope' does not exist/,
-    );
-  });
+      expect(await count()).toBe(before);
+      expect(
+        await prisma.list.findFirst({ where: { clientId: client.clientId, name: "broken" } }),
+      ).toBeNull();
+      const wrongKind = await cliInProcess(
+        "lists",
+        "import",
+        "--client",
+        client.clientId,
+        "--list",
+        "emails",
+        "--kind",
+        "ip",
+        csv("k.csv", "value\n10.0.0.1\n"),
+      );
+      expect(wrongKind.error).toMatch(/'emails' is a email list, not ip/);
+      expect(
+        (await cliInProcess("lists", "export", "--client", client.clientId, "--list", "nope")).error,
+      ).toMatch(/list 'nope' does not exist/);
+    },
+    CLI_TIMEOUT,
+  );
 });
 
 describe("inList in rules", () => {
@@ -296,67 +338,77 @@ describe("inList in rules", () => {
     ).not.toContain("L-IP");
   });
 
-  it("backtests a rule reading a list against the list as it is now", async () => {
-    const { continueBacktest, startBacktest } = await import("@/lib/backtest/run-backtest");
-    const admin = {
-      id: adminId,
-      clientId: client.clientId,
-      email: "admin@lists.test",
-      name: null,
-      role: "admin" as const,
-    };
-    const from = Date.now() - 2 * HOUR;
-    const backtest = async () => {
-      let run = await startBacktest(admin, { ruleId: "L-COUNTRY", from, to: Date.now() });
-      while (run.state === "running") run = await continueBacktest(admin, { runId: run.id, batchSize: 500 });
-      return run;
-    };
-    const before = await backtest();
-    expect(before.draftErrors).toBe(0);
-    expect(before.draftHits).toBeGreaterThanOrEqual(2); // the IR and KP transactions above
-    const total = before.draftHits;
-    cli("lists", "import", "--client", client.clientId, "--list", "countries", csv("us.csv", "value\nUS\n"));
-    const after = await backtest();
-    expect(after.draftHits).toBe(total + 1); // the US transaction, which did not fire when screened
-  });
+  it(
+    "backtests a rule reading a list against the list as it is now",
+    async () => {
+      const { continueBacktest, startBacktest } = await import("@/lib/backtest/run-backtest");
+      const admin = {
+        id: adminId,
+        clientId: client.clientId,
+        email: "admin@lists.test",
+        name: null,
+        role: "admin" as const,
+      };
+      const from = Date.now() - 2 * HOUR;
+      const backtest = async () => {
+        let run = await startBacktest(admin, { ruleId: "L-COUNTRY", from, to: Date.now() });
+        while (run.state === "running") run = await continueBacktest(admin, { runId: run.id, batchSize: 500 });
+        return run;
+      };
+      const before = await backtest();
+      expect(before.draftErrors).toBe(0);
+      expect(before.draftHits).toBeGreaterThanOrEqual(2); // the IR and KP transactions above
+      const total = before.draftHits;
+      cli("lists", "import", "--client", client.clientId, "--list", "countries", csv("us.csv", "value
+US
+"));
+      const after = await backtest();
+      expect(after.draftHits).toBe(total + 1); // the US transaction, which did not fire when screened
+    },
+    CLI_TIMEOUT,
+  );
 
-  it("refuses at import a rule naming a list that does not exist, with the list's name", async () => {
-    const error = await importRules({
-      clientId: client.clientId,
-      rules: [rule("L-GHOST", 'inList("ghost_list", transaction.?userDevice.?ipAddress.orValue(""))')],
-    }).catch((err: unknown) => err);
-    expect(error).toBeInstanceOf(RuleImportError);
-    expect((error as Error).message).toMatch(/L-GHOST: condition: list 'ghost_list' does not exist/);
-    expect(await prisma.rule.count({ where: { clientId: client.clientId, ruleId: "L-GHOST" } })).toBe(0);
-    const file = csv("ghost.json", JSON.stringify([rule("L-GHOST", 'inList("ghost_list", "x")')]));
-    const res = cli("rules", "import", "--client", client.clientId, file);
-    expect(res.code).not.toBe(0);
-    expect(res.stderr).toMatch(/list 'ghost_list' does not exist/);
-    const dynamic = await importRules({
-      clientId: client.clientId,
-      rules: [rule("L-DYN", 'inList(transaction.id, "x")')],
-    }).catch((err: unknown) => err);
-    expect((dynamic as Error).message).toMatch(/inList takes the list name as a quoted string/);
-    // the editor's validation as you type says the same
-    const { validateRuleDraft } = await import("@/lib/admin/validate-rule-draft");
-    const admin = {
-      id: adminId,
-      clientId: client.clientId,
-      email: "admin@lists.test",
-      name: null,
-      role: "admin" as const,
-    };
-    const draft = await validateRuleDraft(admin, {
-      definition: rule("L-DRAFT", 'inList("ghost_list", transaction.id) || inList("ips", "10.0.0.1")'),
-    });
-    expect(draft.valid).toBe(false);
-    expect(draft.errors).toEqual([
-      {
-        field: "condition",
-        message: expect.stringMatching(/^list 'ghost_list' does not exist \(lists: .*ips/),
-      },
-    ]);
-  });
+  it(
+    "refuses at import a rule naming a list that does not exist, with the list's name",
+    async () => {
+      const error = await importRules({
+        clientId: client.clientId,
+        rules: [rule("L-GHOST", 'inList("ghost_list", transaction.?userDevice.?ipAddress.orValue(""))')],
+      }).catch((err: unknown) => err);
+      expect(error).toBeInstanceOf(RuleImportError);
+      expect((error as Error).message).toMatch(/L-GHOST: condition: list 'ghost_list' does not exist/);
+      expect(await prisma.rule.count({ where: { clientId: client.clientId, ruleId: "L-GHOST" } })).toBe(0);
+      const file = csv("ghost.json", JSON.stringify([rule("L-GHOST", 'inList("ghost_list", "x")')]));
+      const res = cli("rules", "import", "--client", client.clientId, file);
+      expect(res.code).not.toBe(0);
+      expect(res.stderr).toMatch(/list 'ghost_list' does not exist/);
+      const dynamic = await importRules({
+        clientId: client.clientId,
+        rules: [rule("L-DYN", 'inList(transaction.id, "x")')],
+      }).catch((err: unknown) => err);
+      expect((dynamic as Error).message).toMatch(/inList takes the list name as a quoted string/);
+      // the editor's validation as you type says the same
+      const { validateRuleDraft } = await import("@/lib/admin/validate-rule-draft");
+      const admin = {
+        id: adminId,
+        clientId: client.clientId,
+        email: "admin@lists.test",
+        name: null,
+        role: "admin" as const,
+      };
+      const draft = await validateRuleDraft(admin, {
+        definition: rule("L-DRAFT", 'inList("ghost_list", transaction.id) || inList("ips", "10.0.0.1")'),
+      });
+      expect(draft.valid).toBe(false);
+      expect(draft.errors).toEqual([
+        {
+          field: "condition",
+          message: expect.stringMatching(/^list 'ghost_list' does not exist \(lists: .*ips/),
+        },
+      ]);
+    },
+    CLI_TIMEOUT,
+  );
 });
 
 describe("admin list routes", () => {
@@ -437,32 +489,36 @@ describe("admin list routes", () => {
     expect((await call(listsRoute.GET, {})).status).toBe(401);
   });
 
-  it("a list change through the dashboard is used by the very next screening", async () => {
-    asAdmin();
-    const ips = await prisma.list.findFirstOrThrow({ where: { clientId: client.clientId, name: "ips" } });
-    const ip = { userDevice: { id: "d-next", ipAddress: "203.0.113.9" } };
-    expect((await screen(client, ip)).fired).not.toContain("L-IP");
-    const added = await call(entriesRoute.POST, {
-      params: { listId: ips.id },
-      body: { value: "203.0.113.0/24" },
-    });
-    expect(added.status, JSON.stringify(added.body)).toBe(200);
-    expect((await screen(client, ip)).fired).toContain("L-IP");
-    await call(entryRoute.DELETE, { method: "DELETE", params: { listId: ips.id, entryId: added.body.id } });
-    expect((await screen(client, ip)).fired).not.toContain("L-IP");
-    // and through the CLI
-    expect(
-      cli(
-        "lists",
-        "import",
-        "--client",
-        client.clientId,
-        "--list",
-        "ips",
-        csv("more.csv", "value\n203.0.113.9\n"),
-      ).code,
-    ).toBe(0);
-    expect((await screen(client, ip)).fired).toContain("L-IP");
-    session.current = null;
-  });
+  it(
+    "a list change through the dashboard is used by the very next screening",
+    async () => {
+      asAdmin();
+      const ips = await prisma.list.findFirstOrThrow({ where: { clientId: client.clientId, name: "ips" } });
+      const ip = { userDevice: { id: "d-next", ipAddress: "203.0.113.9" } };
+      expect((await screen(client, ip)).fired).not.toContain("L-IP");
+      const added = await call(entriesRoute.POST, {
+        params: { listId: ips.id },
+        body: { value: "203.0.113.0/24" },
+      });
+      expect(added.status, JSON.stringify(added.body)).toBe(200);
+      expect((await screen(client, ip)).fired).toContain("L-IP");
+      await call(entryRoute.DELETE, { method: "DELETE", params: { listId: ips.id, entryId: added.body.id } });
+      expect((await screen(client, ip)).fired).not.toContain("L-IP");
+      // and through the CLI
+      expect(
+        cli(
+          "lists",
+          "import",
+          "--client",
+          client.clientId,
+          "--list",
+          "ips",
+          csv("more.csv", "value\n203.0.113.9\n"),
+        ).code,
+      ).toBe(0);
+      expect((await screen(client, ip)).fired).toContain("L-IP");
+      session.current = null;
+    },
+    CLI_TIMEOUT,
+  );
 });

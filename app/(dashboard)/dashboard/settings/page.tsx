@@ -6,7 +6,7 @@ import { SettingsForm } from "@/components/settings/settings-form";
 import { PageHeader } from "@/components/ui";
 import { getClientSettings } from "@/lib/admin/settings";
 import { getCaseSla } from "@/lib/cases/sla";
-import { fxRatesSummary } from "@/lib/fx/fx-rates-summary";
+import { currencyChoices, fxRatesSummary } from "@/lib/fx/fx-rates-summary";
 import { listSanctionsDatasets } from "@/lib/sanctions/list-sanctions-datasets";
 
 export const dynamic = "force-dynamic";
@@ -24,7 +24,7 @@ export default async function SettingsPage() {
       <PageHeader title="Settings" subtitle={`${settings.name} · ${settings.type} client`} />
       <SettingsForm initial={settings} />
       <CaseSlaCard initial={caseSla} />
-      <BaseCurrencyCard initial={settings.baseCurrency} rates={rates} />
+      <BaseCurrencyCard initial={settings.baseCurrency} rates={rates} currencies={currencyChoices()} />
       <SanctionsDatasetsCard datasets={sanctionsDatasets} />
     </div>
   );
