@@ -352,16 +352,23 @@ describe("inList in rules", () => {
       const from = Date.now() - 2 * HOUR;
       const backtest = async () => {
         let run = await startBacktest(admin, { ruleId: "L-COUNTRY", from, to: Date.now() });
-        while (run.state === "running") run = await continueBacktest(admin, { runId: run.id, batchSize: 500 });
+        while (run.state === "running")
+          run = await continueBacktest(admin, { runId: run.id, batchSize: 500 });
         return run;
       };
       const before = await backtest();
       expect(before.draftErrors).toBe(0);
       expect(before.draftHits).toBeGreaterThanOrEqual(2); // the IR and KP transactions above
       const total = before.draftHits;
-      cli("lists", "import", "--client", client.clientId, "--list", "countries", csv("us.csv", "value
-US
-"));
+      cli(
+        "lists",
+        "import",
+        "--client",
+        client.clientId,
+        "--list",
+        "countries",
+        csv("us.csv", "value\nUS\n"),
+      );
       const after = await backtest();
       expect(after.draftHits).toBe(total + 1); // the US transaction, which did not fire when screened
     },
