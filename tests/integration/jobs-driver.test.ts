@@ -54,7 +54,19 @@ const sleeper = client.createFunction(
   },
 );
 
-const fns = [flaky, broken, fatal, sleeper];
+const parallel = client.createFunction(
+  { id: "parallel", triggers: [{ event: "test/parallel" }] },
+  async ({ step }) => {
+    const [a, b] = await Promise.all([
+      step.run("left", () => count("left")),
+      step.run("right", () => count("right")),
+    ]);
+    const joined = await step.run("join", () => `${a}+${b}`);
+    return { joined };
+  },
+);
+
+const fns = [flaky, broken, fatal, sleeper, parallel];
 
 // Both ways the driver runs a function: the serve protocol (signed requests to the serve handler, as
 // with `invoke` or over HTTP) and the SDK's execution engine in process (what `npm start` uses).
@@ -127,6 +139,15 @@ describe.each(["serve", "in-process"] as const)("in-process job driver (%s)", (m
     const output = run.output as { slept: number; data: unknown };
     expect(output.data).toEqual({ n: 7 });
     expect(output.slept).toBeGreaterThanOrEqual(1000);
+    expect(Object.keys(run.steps as object)).toHaveLength(3);
+  });
+
+  it("runs parallel steps one planned step at a time, each once", async () => {
+    const run = await trigger("test/parallel");
+    expect(run.status).toBe("completed");
+    expect(run.output).toEqual({ joined: "1+1" });
+    expect(calls.left).toBe(1);
+    expect(calls.right).toBe(1);
     expect(Object.keys(run.steps as object)).toHaveLength(3);
   });
 
