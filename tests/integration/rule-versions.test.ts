@@ -78,7 +78,7 @@ describe("rule versions", () => {
     ]);
     // export is what screens: the live version
     expect((await exportRules({ clientId })).rules[0]).toMatchObject({
-      condition: "transaction.amount >= 10000",
+      condition: LARGE.condition,
       status: "active",
     });
 
