@@ -13,6 +13,7 @@ import { call, createTestClient } from "@/tests/factories";
 // the alerts still to settle and the last activity, scoped to the client.
 
 const HOUR = 3_600_000;
+const REVIEWER = { id: "rev-1", email: "rev@example.test", name: "Rev" };
 const NOW = Date.now();
 
 const RULES = [
@@ -125,7 +126,7 @@ describe("users list", () => {
       alertId: veryHigh.id,
       status: "cleared",
       feedback: "Known salary payment",
-      reviewer: { id: "rev-1", email: "rev@example.test", name: "Rev" },
+      reviewer: REVIEWER,
     });
     expect((await page(a))["u-alerts"]).toMatchObject({
       riskLevel: "high",
@@ -138,7 +139,7 @@ describe("users list", () => {
       alertId: high.id,
       status: "cleared",
       feedback: "Same payment",
-      reviewer: { id: "rev-1", email: "rev@example.test", name: "Rev" },
+      reviewer: REVIEWER,
     });
     expect((await page(a))["u-alerts"]).toMatchObject({
       riskLevel: "low",
@@ -156,7 +157,7 @@ describe("users list", () => {
       caseId: open.id,
       outcome: "false_positive",
       note: "Salary payments, documents on file",
-      actor: { id: "rev-1", email: "rev@example.test", name: "Rev" },
+      actor: REVIEWER,
     });
     expect((await page(a))["u-alerts"]).toMatchObject({ openCases: 0 });
   });
