@@ -74,7 +74,7 @@ test("review and clear the alert in the queue: the receiver gets a verified aler
   await signIn(page, DEMO.reviewer);
   await page.screenshot({ path: `${SHOTS}/review-overview.png`, fullPage: true });
   await page.getByRole("link", { name: "Alerts" }).click();
-  await expect(page.getByRole("heading", { name: "Alerts" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Alerts", exact: true })).toBeVisible();
   const row = page
     .locator(`[data-testid="alert-row"][data-transaction-id="${TX_ID}"]`)
     .filter({ hasText: "TX-LARGE-AMOUNT" });
@@ -124,7 +124,7 @@ test("mark the transaction as fraud: the receiver gets a verified transaction.co
   const fired = page.getByTestId("fired-rules").locator('[data-rule-id="TX-LARGE-AMOUNT"]');
   await expect(fired).toContainText("transaction.amount >= 10000");
   await expect(fired).toContainText("12345.67");
-  await expect(page.getByTestId("transaction-alerts")).toContainText("cleared");
+  await expect(page.getByTestId("transaction-alerts")).toContainText("Cleared");
 
   await page.getByRole("button", { name: "Mark as fraud" }).click();
   await page.getByLabel("Why is this fraud?").fill("Cardholder denies the payment");
@@ -185,7 +185,7 @@ test("block the user from the user page: verified user.status.block and the page
 test("a reporting officer sees the queue read-only and the review route refuses them", async ({ page }) => {
   await signIn(page, DEMO.officer);
   await page.goto("/dashboard/alerts?status=all");
-  await expect(page.getByRole("heading", { name: "Alerts" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Alerts", exact: true })).toBeVisible();
   await expect(page.getByTestId("alert-row").first()).toBeVisible();
   await expect(page.getByRole("button", { name: "Review" })).toHaveCount(0);
   const res = await page.request.post("/dashboard-api/alerts/any-id/review", { data: { status: "cleared" } });
