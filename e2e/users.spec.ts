@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { DEMO } from "../prisma/seed";
 import { createApiKeyWithCli, demoClientId, expectNoAxeViolations, signIn } from "./support";
 
-// People-first lists: the users list shows each user's risk to act on, the alerts still open and the last
+// People-first lists: the users list shows each user's risk to act on, the open cases and alerts and the last
 // activity, the name links to the user page, and the transactions list filters by a user picked by name.
 
 const RUN = Date.now().toString(36);
@@ -45,7 +45,8 @@ test("the users list shows risk, open alerts and activity, and names lead to the
   await expect(row).toContainText("Zelda People");
   await expect(row).toContainText("highest open alert");
   await expect(row).toContainText(/Very high|High/);
-  await expect(row.locator("td").nth(3)).not.toHaveText("0");
+  await expect(row.locator("td").nth(3)).toContainText("1 case");
+  await expect(row.locator("td").nth(3)).toContainText("to settle");
   await expect(row).toContainText(String(new Date().getUTCFullYear()));
   await page.screenshot({ path: `${SHOTS}/users-list.png`, fullPage: true });
   await expectNoAxeViolations(page);

@@ -44,8 +44,11 @@ function Select({
   onChange,
   disabled,
   raw,
+  label,
 }: {
   id: string;
+  /** The accessible name when no <label> points at the select. */
+  label?: string;
   value: string;
   options: readonly string[];
   onChange: (v: string) => void;
@@ -56,6 +59,7 @@ function Select({
   return (
     <select
       id={id}
+      aria-label={label}
       className={inputClass}
       value={value}
       disabled={disabled}
@@ -286,6 +290,7 @@ export function RuleEditor({
                     />
                     <Select
                       id={`agg-${i}-function`}
+                      label="Aggregate function"
                       raw
                       value={a.function}
                       options={AGGREGATE_FUNCTIONS}
@@ -294,6 +299,7 @@ export function RuleEditor({
                     />
                     <Select
                       id={`agg-${i}-over`}
+                      label="Aggregate over"
                       raw
                       value={a.over}
                       options={AGGREGATE_OVER}

@@ -2,7 +2,8 @@ import { can, requirePagePermission } from "@/lib/auth/permissions";
 import Link from "next/link";
 import { HitChart } from "@/components/rules/hit-chart";
 import { statusTone } from "@/components/rules/status-tone";
-import { Badge, EnumLabel, LevelBadge, PageHeader, Table, Td, formatTime } from "@/components/ui";
+import { Badge, EnumLabel, LevelBadge, PageHeader, Table, Td } from "@/components/ui";
+import { formatDateTimeUtc } from "@/lib/format";
 import { listRulesWithHits } from "@/lib/admin/list-rules-with-hits";
 
 export const dynamic = "force-dynamic";
@@ -59,7 +60,7 @@ export default async function RulesPage() {
             <Td className="tabular-nums">{r.hits24h}</Td>
             <Td className="tabular-nums">
               {r.sampledSince ? (
-                <span title={`Counted on the newest screenings since ${formatTime(r.sampledSince)}`}>
+                <span title={`Counted on the newest screenings since ${formatDateTimeUtc(r.sampledSince)}`}>
                   ≥ {r.hits7d}
                 </span>
               ) : (
