@@ -49,11 +49,11 @@ const SAMPLES: Record<string, TSample> = {
     body: () => ({ reportType: "STR", userId: USER, transactionIds: [TX], title: "Fuzz" }),
   },
   "POST /v1/reports/bulk": { body: () => ({ reports: [{ reportType: "SAR", userId: USER }] }) },
+  "GET /v1/cases": { query: { page: "1", limit: "20", status: "open" } },
+  "GET /v1/cases/{caseId}": { params: { caseId: "fz-case" } },
   "GET /v1/reports": { query: { page: "1", limit: "20", status: "draft" } },
   "GET /v1/reports/{reportId}": { params: { reportId: "fz-report" }, query: { include: "content,audit" } },
   "GET /v1/rules": {},
-  "GET /v1/cases": { query: { page: "1", limit: "20", status: "open" } },
-  "GET /v1/cases/{caseId}": { params: { caseId: "fz-case" } },
   "POST /v1/transaction": {
     body: () => ({
       id: TX,
@@ -394,7 +394,7 @@ describe("hostile input on every /v1 route", () => {
             ? 400
             : route.key === "POST /v1/merchantRequest" && client.label === "consumer"
               ? 403
-              : route.key === "GET /v1/reports/{reportId}" || route.key === "GET /v1/cases/{caseId}" // no report or case with a caller-chosen id: 404 is the valid answer
+              : route.key === "GET /v1/reports/{reportId}" || route.key === "GET /v1/cases/{caseId}" // ids are the service's: 404 is the valid answer
                 ? 404
                 : 200;
         expect(res.status, `${client.label} ${route.key}: ${JSON.stringify(res.body)?.slice(0, 300)}`).toBe(

@@ -310,7 +310,7 @@ describe("the FIU schema in Settings", () => {
       name: null,
       role: "admin",
     };
-    // who may upload is the route's gate (settings.manage: dashboard-permissions.test.ts)
+    // Only admins reach it: the route's permission (tests/integration/dashboard-permissions.test.ts).
 
     const uploaded = await setGoamlSchema(admin, { name: "national-goaml.xsd", xsd: enumerationVariant() });
     expect(uploaded).toMatchObject({ name: "national-goaml.xsd", generic: false, version: "5.0.1" });
