@@ -158,7 +158,8 @@ export async function runAdminBench(): Promise<void> {
   const { listWebhookDeliveries } = await import("@/lib/admin/webhooks");
   const { listApiKeys } = await import("@/lib/admin/api-keys");
   const { saveRule } = await import("@/lib/admin/save-rule");
-  const { runBacktestBatch } = await import("@/lib/backtest/run-backtest-batch");
+  const { publishRule } = await import("@/lib/admin/change-rule-status");
+  const { startBacktest, continueBacktest } = await import("@/lib/backtest/run-backtest");
   const user = { id: "bench-admin", clientId, email: "bench@admin.test", name: null, role: "admin" as const };
   const counts = await sql(
     DB_URL,
@@ -182,6 +183,7 @@ export async function runAdminBench(): Promise<void> {
         condition: "transaction.amount > 19000",
       },
     });
+    await publishRule(user, { ruleId: "BENCH-SHADOW", version: 1, status: "dry-run" });
   }
   const shadow = await prisma.rule.findFirstOrThrow({ where: { clientId, ruleId: "BENCH-SHADOW" } });
   await seedDecisions(clientId, shadow.id);
@@ -218,18 +220,15 @@ export async function runAdminBench(): Promise<void> {
   }
   const to = Date.now();
   const from = to - 7 * 86_400_000;
-  await time("backtest first batch (200 tx, counts the period)", () =>
-    runBacktestBatch(user, { ruleId: "BENCH-BACKTEST", from, to, batchSize: 200 }),
+  await time("backtest start (counts the period)", () =>
+    startBacktest(user, { ruleId: "BENCH-BACKTEST", from, to }),
   );
-  const first = await runBacktestBatch(user, { ruleId: "BENCH-BACKTEST", from, to, batchSize: 200 });
+  const first = await startBacktest(user, { ruleId: "BENCH-BACKTEST", from, to });
+  await time("backtest first batch (200 tx, draft only: nothing live)", () =>
+    continueBacktest(user, { runId: first.id, batchSize: 200 }),
+  );
   await time("backtest next batch (200 tx)", () =>
-    runBacktestBatch(user, {
-      ruleId: "BENCH-BACKTEST",
-      from,
-      to,
-      batchSize: 200,
-      cursor: first.nextCursor ?? undefined,
-    }),
+    continueBacktest(user, { runId: first.id, batchSize: 200 }),
   );
   log(`backtest period holds ${first.total} transactions`);
   await prisma.$disconnect();

@@ -1,6 +1,7 @@
 // Reviewer dashboard data loads at volume: seeds a scratch PostgreSQL database with 1,000,000
-// transactions (30 days, 100,000 users) and 100,000 alerts using generate_series, then times the
-// functions behind the overview, alerts queue, transactions list, transaction page and user page.
+// transactions (30 days, 100,000 users) and 100,000 alerts using generate_series (placed by the database
+// in 20,000 cases, 5 alerts each), then times the functions behind the overview, case inbox and case page,
+// alerts queue, transactions list, transaction page and user page.
 // Usage: npx tsx bench/dashboard-seed.ts
 // Environment: DASHBOARD_BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/rss_dashboard_bench),
 // DASHBOARD_BENCH_REUSE=1 to time an already seeded database again.
@@ -12,6 +13,8 @@ const DB_URL =
 const TRANSACTIONS = 1_000_000;
 const USERS = 100_000;
 const ALERTS = 100_000;
+// every 5th transaction has an alert: 20,000 users with 5 alerts each, so 20,000 cases
+const ALERT_EVERY = 5;
 const RUNS = 7;
 
 function log(msg: string) {
@@ -107,15 +110,33 @@ async function seed(): Promise<void> {
          numbered AS (SELECT row_number() OVER () - 1 AS i, * FROM r)
     INSERT INTO alerts (id, "clientId", "transactionId", "userId", "ruleRef", "ruleId", "ruleVersionId", "ruleName",
       level, reason, "recommendedAction", status, "reviewedBy", "reviewedAt", "createdAt")
-    SELECT 'alert-' || g, '${clientId}', 'tx-' || (g * 10), 'user-' || ((g * 10) % ${USERS}), n.ref, n.rid, n.vid, n.name,
+    SELECT 'alert-' || g, '${clientId}', 'tx-' || (g * ${ALERT_EVERY}), 'user-' || ((g * ${ALERT_EVERY}) % ${USERS}),
+      n.ref, n.rid, n.vid, n.name,
       n.level, 'seeded', n.action,
       CASE WHEN g % 10 < 6 THEN 'open' WHEN g % 10 < 8 THEN 'cleared' WHEN g % 10 < 9 THEN 'confirmed' ELSE 'escalated' END,
       CASE WHEN g % 10 < 6 THEN NULL ELSE 'rev@demo.test' END,
       CASE WHEN g % 10 < 6 THEN NULL ELSE now() END,
-      now() - (g * 10 * interval '2.592 seconds')
+      now() - (g * ${ALERT_EVERY} * interval '2.592 seconds')
     FROM generate_series(0, ${ALERTS - 1}) g
-    JOIN numbered n ON n.i = g % ${ruleRows.length}`);
+    JOIN numbered n ON n.i = g % ${ruleRows.length}
+    ORDER BY g DESC`);
   log(`alerts: ${ALERTS} (${secs()})`);
+  // The trigger placed them in one open case per user; a case whose alerts were all settled is closed, as
+  // a reviewer would have done, and a fifth of the rest are assigned to the bench reviewer.
+  const reviewer = await prisma.dashboardUser.create({
+    data: { clientId, email: "bench-reviewer@bench.test", role: "reviewer", passwordHash: "-" },
+  });
+  await prisma.$executeRawUnsafe(`
+    UPDATE cases c SET status = 'closed', outcome = 'false_positive', "closeNote" = 'seeded', "closedAt" = now()
+    WHERE c."clientId" = '${clientId}'
+      AND NOT EXISTS (SELECT 1 FROM alerts a WHERE a."caseId" = c.id AND a.status IN ('open', 'escalated'))`);
+  await prisma.$executeRawUnsafe(`
+    UPDATE cases c SET "assigneeId" = '${reviewer.id}', status = 'in_review'
+    WHERE c."clientId" = '${clientId}' AND c.status <> 'closed' AND abs(hashtext(c.id)) % 5 = 0`);
+  const cases = await prisma.$queryRawUnsafe<{ status: string; n: bigint }[]>(
+    `SELECT status, count(*) AS n FROM cases WHERE "clientId" = '${clientId}' GROUP BY status ORDER BY status`,
+  );
+  log(`cases: ${cases.map((c) => `${c.status} ${c.n}`).join(", ")} (${secs()})`);
 
   // A few real screenings (decision, alerts, rule versions) for the transaction page.
   const client = { id: clientId, type: "consumer" as const, features: new Set<string>(), actions: [] };
@@ -133,8 +154,11 @@ async function seed(): Promise<void> {
     });
   await prisma.$executeRawUnsafe("VACUUM ANALYZE");
   log(`seeded in ${secs()}`);
-  await sql(DB_URL, `CREATE TABLE IF NOT EXISTS bench_state (client_id text)`);
-  await sql(DB_URL, `DELETE FROM bench_state; INSERT INTO bench_state VALUES ('${clientId}')`);
+  await sql(DB_URL, `CREATE TABLE IF NOT EXISTS bench_state (client_id text, reviewer_id text)`);
+  await sql(
+    DB_URL,
+    `DELETE FROM bench_state; INSERT INTO bench_state VALUES ('${clientId}', '${reviewer.id}')`,
+  );
 }
 
 async function time(
@@ -161,7 +185,12 @@ async function time(
 async function main(): Promise<void> {
   process.env.DATABASE_URL = DB_URL;
   if (process.env.DASHBOARD_BENCH_REUSE !== "1") await seed();
-  const clientId = (await sql(DB_URL, "SELECT client_id FROM bench_state")).rows[0].client_id as string;
+  const state = (await sql(DB_URL, "SELECT client_id, reviewer_id FROM bench_state")).rows[0] as {
+    client_id: string;
+    reviewer_id: string;
+  };
+  const clientId = state.client_id;
+  const viewer = { id: state.reviewer_id, role: "reviewer" as const };
 
   const { listAlerts } = await import("@/lib/alerts/list-alerts");
   const { ZListAlertsQuery } = await import("@/lib/alerts/schemas");
@@ -170,12 +199,19 @@ async function main(): Promise<void> {
   const { getUserProfile } = await import("@/lib/users/get-user-profile");
   const { listUsers, ZListUsersQuery } = await import("@/lib/users/list-users");
   const { getOverview } = await import("@/lib/overview/get-overview");
+  const { listCaseInbox } = await import("@/lib/cases/list-case-inbox");
+  const { getCaseDetail } = await import("@/lib/cases/get-case-detail");
+  const { listCases } = await import("@/lib/cases/list-cases");
+  const { ZCaseInboxQuery, ZListCasesQuery } = await import("@/lib/cases/schemas");
   const { prisma } = await import("@/lib/db");
 
   const counts = await prisma.$queryRawUnsafe<{ t: bigint; a: bigint }[]>(
-    `SELECT (SELECT count(*) FROM transactions) AS t, (SELECT count(*) FROM alerts) AS a`,
+    `SELECT (SELECT count(*) FROM transactions) AS t, (SELECT count(*) FROM alerts) AS a,
+       (SELECT count(*) FROM cases) AS c`,
   );
-  log(`database: ${counts[0]!.t} transactions, ${counts[0]!.a} alerts`);
+  log(
+    `database: ${counts[0]!.t} transactions, ${counts[0]!.a} alerts, ${(counts[0] as { c?: bigint }).c} cases`,
+  );
   const today = new Date().toISOString().slice(0, 10);
   const weekAgo = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
   const deep = await (async () => {
@@ -188,6 +224,38 @@ async function main(): Promise<void> {
   })();
 
   const results: { label: string; median: number; max: number }[] = [];
+  const inbox = (q: Record<string, string | undefined>) => () =>
+    listCaseInbox({ clientId, query: ZCaseInboxQuery.parse(q), viewer });
+  const deepCase = await (async () => {
+    let cursor: string | undefined;
+    for (let i = 0; i < 40; i++)
+      cursor =
+        (await listCaseInbox({ clientId, query: ZCaseInboxQuery.parse({ limit: "100", cursor }), viewer }))
+          .nextCursor ?? undefined;
+    return cursor;
+  })();
+  const someCase = (await inbox({})()).cases[0]!.id;
+  await time("case inbox: first page (not closed, 50, due first)", inbox({}), results);
+  await time("case inbox: page 41 by cursor (100/page)", inbox({ limit: "100", cursor: deepCase }), results);
+  await time("case inbox: assigned to me", inbox({ assignee: "me" }), results);
+  await time(
+    "case inbox: unassigned, priority=high",
+    inbox({ assignee: "unassigned", priority: "high" }),
+    results,
+  );
+  await time("case inbox: overdue", inbox({ overdue: "true" }), results);
+  await time("case inbox: rule=TX-LARGE-AMOUNT", inbox({ ruleId: "TX-LARGE-AMOUNT" }), results);
+  await time("case inbox: userId=user-40", inbox({ userId: "user-40" }), results);
+  await time(
+    "case page (5 alerts, history, activity)",
+    () => getCaseDetail({ clientId, caseId: someCase, viewer }),
+    results,
+  );
+  await time(
+    "GET /v1/cases first page (20, with total)",
+    () => listCases({ clientId, query: ZListCasesQuery.parse({}) }),
+    results,
+  );
   const alerts = (q: Record<string, string | undefined>) => () =>
     listAlerts({ clientId, query: ZListAlertsQuery.parse(q), currentUserId: "x" });
   const txs = (q: Record<string, string | undefined>) => () =>

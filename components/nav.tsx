@@ -10,6 +10,8 @@ import { formatEnum } from "@/lib/format";
 export type TNavItem = { href: string; label: string; permission: TPermission };
 
 export const NAV_ITEMS: TNavItem[] = [
+  // the case inbox is the reviewer's home: first in the list
+  { href: "/dashboard/cases", label: "Cases", permission: "dashboard.read" },
   { href: "/dashboard", label: "Overview", permission: "dashboard.read" },
   { href: "/dashboard/alerts", label: "Alerts", permission: "dashboard.read" },
   { href: "/dashboard/transactions", label: "Transactions", permission: "dashboard.read" },

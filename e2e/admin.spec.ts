@@ -76,28 +76,30 @@ test("write a rule, see the CEL error, fix it, backtest, publish, and it fires",
   await page
     .getByLabel("Condition (CEL)")
     .fill("transaction.userId == 'e2e-bt' && aggregates.agg1 >= 2 && amount > 1");
-  await expect(page.getByTestId("error-rule-condition")).toContainText("Unknown variable");
+  await expect(page.getByTestId("error-rule-condition")).toContainText("unknown variable amount");
   await page.screenshot({ path: "test-results/screens/rule-editor-cel-error.png", fullPage: true });
 
   await page.getByLabel("Condition (CEL)").fill("transaction.userId == 'e2e-bt' && aggregates.agg1 >= 2");
   await expect(page.getByTestId("validation-state")).toHaveText("Valid");
   await expect(page.getByTestId("error-rule-condition")).toHaveCount(0);
   await page.screenshot({ path: "test-results/screens/rule-editor-fixed.png", fullPage: true });
-  await page.getByRole("button", { name: "Create rule" }).click();
+  await page.getByRole("button", { name: "Create draft" }).click();
   await expect(page).toHaveURL(new RegExp(`/dashboard/rules/${RULE_ID}`));
-  await expect(page.getByTestId("saved-note")).toHaveText("Saved as version 1.");
+  await expect(page.getByTestId("saved-note")).toHaveText(
+    "Saved as draft v1. It does not screen until published.",
+  );
 
   await page.getByRole("button", { name: "Run backtest" }).click();
-  await expect(page.getByTestId("backtest-summary")).toContainText("Done.", { timeout: 30_000 });
-  await expect(page.getByTestId("backtest-fired")).toHaveText("2");
+  await expect(page.getByTestId("backtest-summary")).toContainText("Done:", { timeout: 30_000 });
+  await expect(page.getByTestId("backtest-draft-hits")).toHaveText("2");
   await expect(page.getByRole("link", { name: "e2e-hist-2" })).toBeVisible();
   await expect(page.getByRole("link", { name: "e2e-hist-3" })).toBeVisible();
   await page.screenshot({ path: "test-results/screens/rule-backtest.png", fullPage: true });
 
-  await page.getByRole("button", { name: "Publish" }).click();
-  await expect(page.getByText("Publishing a rule")).toHaveCount(0);
-  await expect(page.getByTestId("rule-status")).toHaveText("active");
-  await expect(page.getByTestId("version-diff")).toContainText("status");
+  await page.getByRole("button", { name: "Publish draft v1…" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Publish" }).click();
+  await expect(page.getByTestId("rule-status")).toHaveText("Active");
+  await expect(page.getByTestId("version-1")).toContainText("Live · Active");
   await page.screenshot({ path: "test-results/screens/rule-published.png", fullPage: true });
 
   const answer = await screen(request, "e2e-live-1", 8000, Date.now());

@@ -86,7 +86,7 @@ test("review and clear the alert in the queue: the receiver gets a verified aler
   await row.getByRole("button", { name: "Review" }).click();
   const dialog = page.getByRole("dialog", { name: "Review alert" });
   await dialog.getByText("Cleared", { exact: true }).click();
-  await dialog.getByLabel("Feedback").fill("Known customer: salary bonus, documents on file");
+  await dialog.getByLabel("Note").fill("Known customer: salary bonus, documents on file");
   await page.screenshot({ path: `${SHOTS}/review-alert-dialog.png` });
   await dialog.getByRole("button", { name: "Save review" }).click();
   await expect(dialog).toBeHidden();
@@ -131,7 +131,7 @@ test("mark the transaction as fraud: the receiver gets a verified transaction.co
   await page.getByRole("button", { name: "Mark as fraud" }).click();
   await page.getByLabel("Why is this fraud?").fill("Cardholder denies the payment");
   await page.getByRole("button", { name: "Confirm fraud" }).click();
-  await expect(page.getByText("Confirmed fraud", { exact: true })).toBeVisible();
+  await expect(page.getByTestId("transaction-flags")).toHaveText("Confirmed fraud");
   await page.screenshot({ path: `${SHOTS}/review-transaction-fraud.png`, fullPage: true });
 
   const got = await receivedEvent<Record<string, unknown>>(
@@ -160,7 +160,7 @@ test("block the user from the user page: verified user.status.block and the page
   await expect(page.getByTestId("transaction-row").filter({ hasText: TX_ID })).toBeVisible();
 
   await page.getByRole("button", { name: "Block user" }).click();
-  await page.getByLabel(/Comment/).fill("Confirmed fraud on a large payment");
+  await page.getByLabel(/Why block this user/).fill("Confirmed fraud on a large payment");
   await page.getByRole("button", { name: "Confirm block" }).click();
   await expect(page.getByTestId("user-status")).toHaveText("Blocked");
   await expect(page.getByTestId("status-history-row").first()).toContainText("Blocked");

@@ -68,6 +68,7 @@ describe("dates", () => {
 describe("formatEnum", () => {
   it.each([
     ["STEP_UP_AUTH", "Step-up auth"],
+    ["STEP_UP_ID", "Step-up ID"],
     ["very_high", "Very high"],
     ["in_review", "In review"],
     ["dry-run", "Dry run"],

@@ -12,6 +12,8 @@ const DATE_LOCALE = "en-GB";
 /** Values whose label is not the sentence-cased words of the value. */
 const ENUM_LABELS: Record<string, string> = {
   STEP_UP_AUTH: "Step-up auth",
+  STEP_UP_KYC: "Step-up KYC",
+  STEP_UP_ID: "Step-up ID",
   "n/a": "N/A",
   medium_low: "Medium-low",
   goaml: "goAML",

@@ -1,17 +1,29 @@
 "use client";
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { alertKeys, type TAlertFilters } from "@/components/alerts/query";
+import { alertKeys, type TAlertFilters } from "@/components/alerts/query-keys";
 import { apiFetch, toQuery } from "@/components/api/client";
+import { caseKeys } from "@/components/cases/query-keys";
 import { transactionKeys } from "@/components/transactions/query-keys";
 import type { TAlertList } from "@/lib/alerts/list-alerts";
 import type { TReviewedAlert } from "@/lib/alerts/review-alert";
+import type { TRuleExplanation } from "@/lib/transactions/get-transaction-detail";
 
 export function useAlerts(filters: TAlertFilters, cursor: string | undefined) {
   return useQuery({
     queryKey: alertKeys.list(filters, cursor),
     queryFn: () => apiFetch<TAlertList>(`/dashboard-api/alerts${toQuery({ ...filters, cursor })}`),
     placeholderData: keepPreviousData,
+  });
+}
+
+export function useAlertExplanation(alertId: string) {
+  return useQuery({
+    queryKey: alertKeys.explanation(alertId),
+    queryFn: () =>
+      apiFetch<{ id: string; caseId: string | null; explanation: TRuleExplanation | null }>(
+        `/dashboard-api/alerts/${encodeURIComponent(alertId)}`,
+      ),
   });
 }
 
@@ -24,6 +36,7 @@ export function useReviewAlert() {
       }),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: alertKeys.all });
+      await queryClient.invalidateQueries({ queryKey: caseKeys.all });
       await queryClient.invalidateQueries({ queryKey: transactionKeys.all });
     },
   });

@@ -36,7 +36,7 @@ export function CodeChecklist({
         disabled={disabled}
         data-testid={testIdPrefix ? `${testIdPrefix}-search` : undefined}
       />
-      <div className="max-h-56 space-y-1 overflow-y-auto rounded-md border border-slate-200 p-2">
+      <div className="max-h-56 space-y-1 overflow-y-auto rounded-md border border-slate-200 p-2" tabIndex={0}>
         {shown.map((c) => (
           <label key={c.value} className="flex items-start gap-2 text-sm">
             <input
@@ -53,7 +53,7 @@ export function CodeChecklist({
             </span>
           </label>
         ))}
-        {shown.length === 0 && <p className="text-sm text-slate-500">No code matches “{query}”.</p>}
+        {shown.length === 0 && <p className="text-sm text-slate-600">No code matches “{query}”.</p>}
       </div>
     </div>
   );

@@ -94,7 +94,7 @@ function GroupForm({ group, save, disabled }: { group: TEditorGroup; save: TSave
     >
       <div className="mb-3 flex flex-wrap items-baseline justify-between gap-2">
         <h3 className="text-sm font-semibold text-slate-800">{group.title}</h3>
-        <p className="text-xs text-slate-500" data-testid="group-where">
+        <p className="text-xs text-slate-600" data-testid="group-where">
           {group.where.length > 1 ? `Appears ${group.where.length} times: ` : ""}
           {group.where.join("; ")}
         </p>
@@ -106,7 +106,7 @@ function GroupForm({ group, save, disabled }: { group: TEditorGroup; save: TSave
             <label key={f.id} className="block text-sm" data-testid="editor-field" data-label={f.label}>
               <span className="text-slate-700">
                 {f.label}
-                {f.required && <span className="text-slate-400"> (required)</span>}
+                {f.required && <span className="text-slate-600"> (required)</span>}
                 {f.missing && (values[f.id] ?? "") === "" && (
                   <span className="ml-2 rounded bg-amber-100 px-1.5 text-xs text-amber-800">missing</span>
                 )}

@@ -70,7 +70,7 @@ export function IndicatorsForm({
               <button
                 type="button"
                 aria-label={`Remove ${code}`}
-                className="ml-0.5 text-slate-500 hover:text-red-700"
+                className="ml-0.5 text-slate-600 hover:text-red-700"
                 onClick={() => toggle(code, false)}
               >
                 ×
@@ -87,7 +87,7 @@ export function IndicatorsForm({
               <span>
                 <span className="font-mono">{s.code}</span>
                 {s.label && <span className="text-slate-600"> — {s.label}</span>}
-                <span className="text-xs text-slate-500"> ({s.ruleIds.join(", ")})</span>
+                <span className="text-xs text-slate-600"> ({s.ruleIds.join(", ")})</span>
               </span>
               {!disabled && (
                 <button
@@ -104,7 +104,7 @@ export function IndicatorsForm({
         </div>
       )}
       {codes.length === 0 ? (
-        <p className="text-sm text-slate-500">{schemaName} lists no indicator codes.</p>
+        <p className="text-sm text-slate-600">{schemaName} lists no indicator codes.</p>
       ) : (
         <CodeChecklist
           codes={codes}
@@ -150,7 +150,7 @@ export function WorkflowPanel({
   reviewBlockedReasons: string[];
 }) {
   const [state, formAction, pending] = useActionState(action, INITIAL);
-  if (next.length === 0) return <p className="text-sm text-slate-500">No further transitions.</p>;
+  if (next.length === 0) return <p className="text-sm text-slate-600">No further transitions.</p>;
   return (
     <div className="space-y-3">
       {next.includes("submitted") && (

@@ -43,7 +43,7 @@ export function ContentTree({ node, path = "" }: { node: TNode; path?: string })
   const entries: [string, TNode][] = Array.isArray(node)
     ? node.map((v, i) => [`[${i}]`, v])
     : Object.entries(node as Record<string, TNode>).filter(([, v]) => v !== undefined);
-  if (entries.length === 0) return <span className="text-xs text-slate-400">(empty)</span>;
+  if (entries.length === 0) return <span className="text-xs text-slate-600">(empty)</span>;
   return (
     <ul className="space-y-0.5 border-l border-slate-200 pl-3">
       {entries.map(([key, value]) => {
@@ -51,14 +51,14 @@ export function ContentTree({ node, path = "" }: { node: TNode; path?: string })
         const nested = value !== null && typeof value === "object";
         return (
           <li key={key} className="text-sm">
-            <span className="text-slate-500">{key}</span>
+            <span className="text-slate-600">{key}</span>
             {nested ? (
               <div className="mt-0.5">
                 <ContentTree node={value} path={childPath} />
               </div>
             ) : (
               <>
-                <span className="text-slate-400">: </span>
+                <span className="text-slate-600">: </span>
                 <Leaf value={value} path={childPath} />
               </>
             )}

@@ -1,12 +1,23 @@
 "use client";
 
-import { useRef, useState } from "react";
-import { rulesApi } from "@/components/rules/query";
-import { Button, Card, ErrorNote, Table, Td, formatTime, inputClass } from "@/components/ui";
-import { errorText } from "@/lib/admin/fetch-json";
-import type { TBacktestHit } from "@/lib/backtest/run-backtest-batch";
+import { useState } from "react";
+import { errorMessage } from "@/components/api/client";
+import { useLatestBacktest, useRunBacktest } from "@/components/rules/hooks";
+import {
+  Button,
+  Card,
+  DateTime,
+  ErrorNote,
+  EnumLabel,
+  Money,
+  Table,
+  Td,
+  inputClass,
+  linkClass,
+} from "@/components/ui";
+import type { TBacktestRunView, TBacktestSample } from "@/lib/backtest/run-backtest";
+import { formatNumber } from "@/lib/format";
 
-const SHOWN_HITS = 500;
 const DAY = 86_400_000;
 
 function toLocalInput(ms: number): string {
@@ -14,177 +25,241 @@ function toLocalInput(ms: number): string {
   return d.toISOString().slice(0, 16);
 }
 
-type TState = {
-  running: boolean;
-  processed: number;
-  total: number | null;
-  fired: number;
-  errors: number;
-  firstError: string | null;
-  hits: TBacktestHit[];
-  done: boolean;
+const SUBJECT_PAGES: Record<string, string> = {
+  transaction: "/dashboard/transactions",
+  user: "/dashboard/users",
 };
 
-const IDLE: TState = {
-  running: false,
-  processed: 0,
-  total: null,
-  fired: 0,
-  errors: 0,
-  firstError: null,
-  hits: [],
-  done: false,
-};
+function Samples({
+  title,
+  samples,
+  count,
+  subject,
+  testId,
+}: {
+  title: string;
+  samples: TBacktestSample[];
+  count: number;
+  subject: string;
+  testId: string;
+}) {
+  const page = SUBJECT_PAGES[subject];
+  return (
+    <div data-testid={testId}>
+      <h3 className="mb-2 text-sm font-semibold text-slate-800">
+        {title} ({formatNumber(count)})
+        {count > samples.length && (
+          <span className="font-normal text-slate-600"> · first {samples.length}</span>
+        )}
+      </h3>
+      {samples.length === 0 ? (
+        <p className="text-sm text-slate-600">None.</p>
+      ) : (
+        <Table head={subject === "transaction" ? ["Transaction", "Amount", "Occurred"] : ["Id", "Screened"]}>
+          {samples.map((s) => (
+            <tr key={`${s.subjectId}-${s.occurredAt}`}>
+              <Td className="font-mono">
+                {page ? (
+                  <a className={linkClass} href={`${page}/${encodeURIComponent(s.subjectId)}`}>
+                    {s.subjectId}
+                  </a>
+                ) : (
+                  s.subjectId
+                )}
+              </Td>
+              {subject === "transaction" && (
+                <Td>
+                  {s.amount !== undefined && s.currencyCode ? (
+                    <Money amount={s.amount} currency={s.currencyCode} />
+                  ) : (
+                    "—"
+                  )}
+                </Td>
+              )}
+              <Td>
+                <DateTime value={s.occurredAt} />
+              </Td>
+            </tr>
+          ))}
+        </Table>
+      )}
+    </div>
+  );
+}
+
+function Result({ run }: { run: TBacktestRunView }) {
+  const pct = run.total ? Math.min(100, Math.round((run.processed / run.total) * 100)) : 100;
+  const live = run.liveVersion !== null;
+  return (
+    <div className="mt-4 space-y-4" data-testid="backtest-result">
+      <div
+        className="h-2 w-full overflow-hidden rounded bg-slate-100"
+        role="progressbar"
+        aria-label="Backtest progress"
+        aria-valuenow={pct}
+        aria-valuemin={0}
+        aria-valuemax={100}
+      >
+        <div className="h-2 bg-brand-500 transition-all" style={{ width: `${pct}%` }} />
+      </div>
+      <p className="text-sm text-slate-700" data-testid="backtest-summary">
+        {run.state === "running" ? "Running: " : run.state === "stopped" ? "Stopped: " : "Done: "}
+        {formatNumber(run.processed)} of {formatNumber(run.total ?? 0)}{" "}
+        {run.subject === "transaction" ? "transactions" : "screenings"} from <DateTime value={run.from} /> to{" "}
+        <DateTime value={run.to} />. Run <DateTime value={run.createdAt} />
+        {run.createdBy ? ` by ${run.createdBy}` : ""}.
+      </p>
+      <Table head={["", `Draft v${run.draftVersion}`, live ? `Live v${run.liveVersion}` : "Live"]}>
+        <tr>
+          <Td className="font-medium">Would fire</Td>
+          <Td className="tabular-nums">
+            <span data-testid="backtest-draft-hits">{formatNumber(run.draftHits)}</span>
+          </Td>
+          <Td className="tabular-nums">
+            {live ? (
+              <span data-testid="backtest-live-hits">{formatNumber(run.liveHits)}</span>
+            ) : (
+              "Nothing live"
+            )}
+            {live && run.liveStatus && (
+              <span className="text-slate-600">
+                {" "}
+                (<EnumLabel value={run.liveStatus} />)
+              </span>
+            )}
+          </Td>
+        </tr>
+        <tr>
+          <Td className="font-medium">Only here</Td>
+          <Td className="tabular-nums">
+            <span data-testid="backtest-only-draft">{formatNumber(run.onlyDraft)}</span>
+          </Td>
+          <Td className="tabular-nums">
+            <span data-testid="backtest-only-live">{live ? formatNumber(run.onlyLive) : "—"}</span>
+          </Td>
+        </tr>
+        <tr>
+          <Td className="font-medium">Evaluation errors</Td>
+          <Td className="tabular-nums">{formatNumber(run.draftErrors)}</Td>
+          <Td className="tabular-nums">{live ? formatNumber(run.liveErrors) : "—"}</Td>
+        </tr>
+      </Table>
+      {run.firstError && <p className="text-xs text-amber-800">First error: {run.firstError}</p>}
+      <div className="space-y-4">
+        <Samples
+          title="Only in the draft"
+          samples={run.samples.onlyDraft}
+          count={run.onlyDraft}
+          subject={run.subject}
+          testId="samples-only-draft"
+        />
+        <Samples
+          title="Only in live"
+          samples={run.samples.onlyLive}
+          count={run.onlyLive}
+          subject={run.subject}
+          testId="samples-only-live"
+        />
+        <Samples
+          title="In both"
+          samples={run.samples.both}
+          count={run.both}
+          subject={run.subject}
+          testId="samples-both"
+        />
+      </div>
+    </div>
+  );
+}
 
 /**
- * Runs a rule version over stored transactions batch by batch (one request each), so progress
- * shows while it runs and stopping is just not asking for the next batch.
+ * "What changes if I publish?": a version (by default the draft being edited) and the live version
+ * over the same stored history, side by side. The last run stays until the next one.
  */
 export function BacktestPanel({
   ruleId,
   versions,
+  defaultVersion,
+  canRun,
+  initial,
 }: {
   ruleId: string;
-  versions: Array<{ id: string; version: number; status: string }>;
+  versions: Array<{ version: number; label: string }>;
+  defaultVersion: number;
+  canRun: boolean;
+  initial: TBacktestRunView | null;
 }) {
   const now = Date.now();
   const [from, setFrom] = useState(toLocalInput(now - 30 * DAY));
   const [to, setTo] = useState(toLocalInput(now + 60_000));
-  const [versionId, setVersionId] = useState(versions[0]?.id ?? "");
-  const [state, setState] = useState<TState>(IDLE);
-  const [error, setError] = useState<unknown>(null);
-  const stopped = useRef(false);
+  const [version, setVersion] = useState(defaultVersion);
+  const latest = useLatestBacktest(ruleId, initial);
+  const { run, stop } = useRunBacktest(ruleId);
+  const running = run.isPending;
 
-  async function run() {
-    stopped.current = false;
-    setError(null);
-    let acc: TState = { ...IDLE, running: true };
-    setState(acc);
-    try {
-      let cursor: string | undefined;
-      do {
-        const batch = await rulesApi.backtestBatch({
-          ruleId,
-          versionId,
-          from: new Date(from).getTime(),
-          to: new Date(to).getTime(),
-          cursor,
-        });
-        acc = {
-          ...acc,
-          total: batch.total ?? acc.total,
-          processed: acc.processed + batch.processed,
-          fired: acc.fired + batch.hits.length,
-          errors: acc.errors + batch.errors,
-          firstError: acc.firstError ?? batch.firstError,
-          hits: acc.hits.length < SHOWN_HITS ? [...acc.hits, ...batch.hits].slice(0, SHOWN_HITS) : acc.hits,
-        };
-        setState(acc);
-        cursor = batch.nextCursor ?? undefined;
-      } while (cursor && !stopped.current);
-      setState({ ...acc, running: false, done: true });
-    } catch (err) {
-      setError(err);
-      setState({ ...acc, running: false });
-    }
-  }
-
-  const pct = state.total
-    ? Math.min(100, Math.round((state.processed / state.total) * 100))
-    : state.done
-      ? 100
-      : 0;
   return (
-    <Card title="Backtest">
-      <div className="flex flex-wrap items-end gap-3">
-        <label className="text-xs text-slate-600">
-          Version
-          <select
-            aria-label="Backtest version"
-            className={inputClass}
-            value={versionId}
-            onChange={(e) => setVersionId(e.target.value)}
-          >
-            {versions.map((v) => (
-              <option key={v.id} value={v.id}>
-                v{v.version} ({v.status})
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="text-xs text-slate-600">
-          From
-          <input
-            aria-label="Backtest from"
-            type="datetime-local"
-            className={inputClass}
-            value={from}
-            onChange={(e) => setFrom(e.target.value)}
-          />
-        </label>
-        <label className="text-xs text-slate-600">
-          To
-          <input
-            aria-label="Backtest to"
-            type="datetime-local"
-            className={inputClass}
-            value={to}
-            onChange={(e) => setTo(e.target.value)}
-          />
-        </label>
-        {state.running ? (
-          <Button variant="secondary" onClick={() => (stopped.current = true)}>
-            Stop
-          </Button>
-        ) : (
-          <Button onClick={() => void run()}>Run backtest</Button>
-        )}
-      </div>
-
-      {(state.running || state.done) && (
-        <div className="mt-4 space-y-2">
-          <div
-            className="h-2 w-full overflow-hidden rounded bg-slate-100"
-            role="progressbar"
-            aria-valuenow={pct}
-            aria-valuemin={0}
-            aria-valuemax={100}
-          >
-            <div className="h-2 bg-brand-500 transition-all" style={{ width: `${pct}%` }} />
-          </div>
-          <p className="text-sm text-slate-700" data-testid="backtest-summary">
-            {state.running ? "Running… " : "Done. "}
-            {state.processed} of {state.total ?? "?"} transactions evaluated;{" "}
-            <strong data-testid="backtest-fired">{state.fired}</strong> would have fired
-            {state.errors > 0 && `; ${state.errors} evaluation error(s)`}
-          </p>
-          {state.firstError && <p className="text-xs text-amber-700">First error: {state.firstError}</p>}
-          {state.hits.length > 0 && (
-            <Table head={["Transaction", "Amount", "Occurred"]}>
-              {state.hits.map((h) => (
-                <tr key={h.transactionId}>
-                  <Td className="font-mono">
-                    <a
-                      className="text-brand-700 hover:underline"
-                      href={`/dashboard/transactions/${encodeURIComponent(h.transactionId)}`}
-                    >
-                      {h.transactionId}
-                    </a>
-                  </Td>
-                  <Td>
-                    {h.amount} {h.currencyCode}
-                  </Td>
-                  <Td>{formatTime(h.occurredAt)}</Td>
-                </tr>
+    <Card title="Backtest: what changes if I publish?">
+      {canRun && (
+        <div className="flex flex-wrap items-end gap-3">
+          <label className="text-xs text-slate-700">
+            Version
+            <select
+              aria-label="Backtest version"
+              className={inputClass}
+              value={version}
+              onChange={(e) => setVersion(Number(e.target.value))}
+            >
+              {versions.map((v) => (
+                <option key={v.version} value={v.version}>
+                  {v.label}
+                </option>
               ))}
-            </Table>
-          )}
-          {state.fired > state.hits.length && (
-            <p className="text-xs text-slate-500">Showing the first {SHOWN_HITS}.</p>
+            </select>
+          </label>
+          <label className="text-xs text-slate-700">
+            From
+            <input
+              aria-label="Backtest from"
+              type="datetime-local"
+              className={inputClass}
+              value={from}
+              onChange={(e) => setFrom(e.target.value)}
+            />
+          </label>
+          <label className="text-xs text-slate-700">
+            To
+            <input
+              aria-label="Backtest to"
+              type="datetime-local"
+              className={inputClass}
+              value={to}
+              onChange={(e) => setTo(e.target.value)}
+            />
+          </label>
+          {running ? (
+            <Button variant="secondary" onClick={stop}>
+              Stop
+            </Button>
+          ) : (
+            <Button
+              onClick={() =>
+                run.mutate({ version, from: new Date(from).getTime(), to: new Date(to).getTime() })
+              }
+            >
+              Run backtest
+            </Button>
           )}
         </div>
       )}
-      {error !== null && <ErrorNote>{errorText(error)}</ErrorNote>}
+      {run.isError && <ErrorNote>{errorMessage(run.error)}</ErrorNote>}
+      {latest.data ? (
+        <Result run={latest.data} />
+      ) : (
+        <p className="mt-3 text-sm text-slate-600">
+          Not run yet. It evaluates the chosen version and the live one over every stored record of the
+          period.
+        </p>
+      )}
     </Card>
   );
 }

@@ -1,21 +1,15 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type ReactNode } from "react";
-import { rulesApi } from "@/components/rules/query";
+import { errorMessage } from "@/components/api/client";
+import { ConditionInput, type TCompletion } from "@/components/rules/condition-input";
+import { useRuleValidation, useSaveDraft } from "@/components/rules/hooks";
 import { definitionFromForm, type TAggregateRow, type TRuleForm } from "@/components/rules/rule-form-state";
-import { useRuleValidation } from "@/components/rules/use-rule-validation";
 import { Button, Card, ErrorNote, cx, inputClass } from "@/components/ui";
-import { errorText } from "@/lib/admin/fetch-json";
 import type { TFieldError } from "@/lib/admin/validate-rule-draft";
-import {
-  AGGREGATE_FUNCTIONS,
-  AGGREGATE_OVER,
-  RULE_RISK_LEVELS,
-  RULE_STATUSES,
-  RULE_SUBJECTS,
-} from "@/lib/rules/schemas";
+import { formatEnum } from "@/lib/format";
+import { AGGREGATE_FUNCTIONS, AGGREGATE_OVER, RULE_RISK_LEVELS, RULE_SUBJECTS } from "@/lib/rules/schemas";
 
 function Field({
   label,
@@ -49,16 +43,23 @@ function Select({
   options,
   onChange,
   disabled,
+  raw,
+  label,
 }: {
   id: string;
+  /** The accessible name when no <label> points at the select. */
+  label?: string;
   value: string;
   options: readonly string[];
   onChange: (v: string) => void;
   disabled?: boolean;
+  /** Shows the values as they are written in rules (aggregate functions), not as labels. */
+  raw?: boolean;
 }) {
   return (
     <select
       id={id}
+      aria-label={label}
       className={inputClass}
       value={value}
       disabled={disabled}
@@ -66,7 +67,7 @@ function Select({
     >
       {options.map((o) => (
         <option key={o} value={o}>
-          {o}
+          {raw ? o : formatEnum(o)}
         </option>
       ))}
     </select>
@@ -85,27 +86,35 @@ const NEW_AGGREGATE: TAggregateRow = {
 
 /**
  * Create or edit a rule. Every change is validated by the rule engine (debounced) and the messages
- * appear under their fields; saving writes a new version. Reviewers cannot pick `active`.
+ * appear under their fields; saving writes a new draft version, which never changes what screens
+ * (publishing is the status control's job). A field's problems show once it has been touched, so a
+ * new form does not open covered in "Required".
  */
 export function RuleEditor({
   initial,
   mode,
   enabledActions,
-  canPublish,
   locked,
+  completions,
+  basedOn,
 }: {
   initial: TRuleForm;
   mode: "new" | "edit";
   enabledActions: string[];
-  canPublish: boolean;
-  /** Read-only (reporting officers, or a reviewer looking at an active rule). */
+  /** Read-only (roles that read rules only). */
   locked: boolean;
+  /** Declared fields per subject, for the condition's autocompletion. */
+  completions: Record<string, TCompletion[]>;
+  /** The version the form was loaded from: the screening live version, a switched-off one, or a draft. */
+  basedOn?: { version: number; kind: "live" | "off" | "draft" };
 }) {
   const router = useRouter();
   const [form, setForm] = useState<TRuleForm>(initial);
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set(mode === "edit" ? ["*"] : []));
   const definition = definitionFromForm(form);
   const validation = useRuleValidation(definition);
-  const errors = validation.data?.errors ?? [];
+  const shown = (field: string) => touched.has("*") || touched.has(field.split(".")[0]!);
+  const errors = (validation.data?.errors ?? []).filter((e) => shown(e.field));
   const errorsFor = (field: string) => errors.filter((e) => e.field === field);
   // the id of a new rule is checked on save (uniqueness), so its "draft" stand-in is not shown
   const otherErrors = errors.filter(
@@ -113,31 +122,49 @@ export function RuleEditor({
       !["condition", "name", "reason", "recommendedAction"].includes(e.field) &&
       !e.field.startsWith("aggregates."),
   );
+  const save = useSaveDraft(mode === "edit" ? form.id : null);
 
-  const save = useMutation({
-    mutationFn: () => (mode === "new" ? rulesApi.create(definition) : rulesApi.update(form.id, definition)),
-    onSuccess: (written) => {
-      router.push(`/dashboard/rules/${encodeURIComponent(written.ruleId)}?saved=${written.version}`);
-      router.refresh();
-    },
-  });
-
-  const set = <K extends keyof TRuleForm>(key: K, value: TRuleForm[K]) =>
+  const set = <K extends keyof TRuleForm>(key: K, value: TRuleForm[K]) => {
+    setTouched((t) => new Set([...t, key]));
     setForm((f) => ({ ...f, [key]: value }));
-  const setAggregate = (index: number, patch: Partial<TAggregateRow>) =>
+  };
+  const setAggregate = (index: number, patch: Partial<TAggregateRow>) => {
+    setTouched((t) => new Set([...t, "aggregates"]));
     setForm((f) => ({
       ...f,
       aggregates: f.aggregates.map((a, i) => (i === index ? { ...a, ...patch } : a)),
     }));
-  const statuses = canPublish ? RULE_STATUSES : RULE_STATUSES.filter((s) => s !== "active");
+  };
+  const fieldCompletions = [
+    ...(completions[form.subject] ?? []),
+    ...form.aggregates
+      .filter((a) => a.name)
+      .map((a) => ({ label: `aggregates.${a.name}`, detail: `${a.function} over ${a.window}` })),
+  ];
 
   return (
-    <Card title={mode === "new" ? "New rule" : `Edit ${form.id}`}>
+    <Card
+      title={
+        mode === "new"
+          ? "New rule"
+          : basedOn?.kind === "live"
+            ? `Edit: a new draft from live v${basedOn.version}`
+            : basedOn?.kind === "off"
+              ? `Edit: a new draft from v${basedOn.version} (switched off)`
+              : `Edit draft v${basedOn?.version ?? ""}`
+      }
+    >
       <form
         className="space-y-4"
         onSubmit={(e) => {
           e.preventDefault();
-          save.mutate();
+          setTouched(new Set(["*"]));
+          save.mutate(definition, {
+            onSuccess: (written) => {
+              router.push(`/dashboard/rules/${encodeURIComponent(written.ruleId)}?saved=${written.version}`);
+              router.refresh();
+            },
+          });
         }}
       >
         <fieldset disabled={locked} className="grid grid-cols-1 gap-4 md:grid-cols-2">
@@ -165,16 +192,7 @@ export function RuleEditor({
               value={form.subject}
               options={RULE_SUBJECTS}
               onChange={(v) => set("subject", v)}
-              disabled={locked}
-            />
-          </Field>
-          <Field label="Status" htmlFor="rule-status" errors={errorsFor("status")}>
-            <Select
-              id="rule-status"
-              value={form.status}
-              options={form.status === "active" ? RULE_STATUSES : statuses}
-              onChange={(v) => set("status", v)}
-              disabled={locked}
+              disabled={locked || mode === "edit"}
             />
           </Field>
           <Field label="Risk level" htmlFor="rule-level" errors={errorsFor("riskLevel")}>
@@ -197,23 +215,22 @@ export function RuleEditor({
           </Field>
           <div className="md:col-span-2">
             <Field label="Condition (CEL)" htmlFor="rule-condition" errors={errorsFor("condition")}>
-              <textarea
+              <ConditionInput
                 id="rule-condition"
-                rows={3}
-                spellCheck={false}
-                className={cx(inputClass, "font-mono", errorsFor("condition").length > 0 && "border-red-400")}
                 value={form.condition}
-                onChange={(e) => set("condition", e.target.value)}
-                placeholder="transaction.amount > 1000 && aggregates.count24h > 3"
+                onChange={(v) => set("condition", v)}
+                completions={fieldCompletions}
+                problems={errorsFor("condition")}
+                disabled={locked}
               />
             </Field>
-            <p className="mt-1 text-xs text-slate-500" data-testid="validation-state">
+            <p className="mt-1 text-xs text-slate-600" data-testid="validation-state">
               {validation.isFetching
                 ? "Checking…"
                 : validation.data?.valid
                   ? "Valid"
                   : errors.length
-                    ? `${errors.length} problem(s)`
+                    ? `${errors.length} problem${errors.length === 1 ? "" : "s"}`
                     : ""}
             </p>
           </div>
@@ -273,6 +290,8 @@ export function RuleEditor({
                     />
                     <Select
                       id={`agg-${i}-function`}
+                      label="Aggregate function"
+                      raw
                       value={a.function}
                       options={AGGREGATE_FUNCTIONS}
                       onChange={(v) => setAggregate(i, { function: v })}
@@ -280,6 +299,8 @@ export function RuleEditor({
                     />
                     <Select
                       id={`agg-${i}-over`}
+                      label="Aggregate over"
+                      raw
                       value={a.over}
                       options={AGGREGATE_OVER}
                       onChange={(v) => setAggregate(i, { over: v })}
@@ -345,11 +366,18 @@ export function RuleEditor({
             {e.field}: {e.message}
           </p>
         ))}
-        {save.isError && <ErrorNote>{errorText(save.error)}</ErrorNote>}
+        {save.isError && <ErrorNote>{errorMessage(save.error)}</ErrorNote>}
         {!locked && (
-          <div className="flex justify-end">
+          <div className="flex flex-wrap items-center justify-end gap-3">
+            <p className="text-xs text-slate-600" data-testid="save-note">
+              {mode === "new"
+                ? "The rule is created as a draft: it screens nothing until it is published."
+                : basedOn?.kind === "live"
+                  ? `Saving creates a new draft from v${basedOn.version}; the live version keeps screening until you publish.`
+                  : "Saving creates a new draft; screening does not change until a version is published."}
+            </p>
             <Button type="submit" disabled={save.isPending || !validation.data?.valid}>
-              {save.isPending ? "Saving…" : mode === "new" ? "Create rule" : "Save new version"}
+              {save.isPending ? "Saving…" : mode === "new" ? "Create draft" : "Save draft"}
             </Button>
           </div>
         )}

@@ -15,7 +15,6 @@ export type TRuleForm = {
   id: string;
   name: string;
   subject: string;
-  status: string;
   riskLevel: string;
   recommendedAction: string;
   reason: string;
@@ -28,7 +27,6 @@ export function formFromDefinition(d: TRuleDefinition): TRuleForm {
     id: d.id,
     name: d.name,
     subject: d.subject,
-    status: d.status,
     riskLevel: d.riskLevel,
     recommendedAction: d.recommendedAction,
     reason: d.reason,
@@ -50,7 +48,6 @@ export function emptyForm(defaultAction: string): TRuleForm {
     id: "",
     name: "",
     subject: "transaction",
-    status: "draft",
     riskLevel: "medium",
     recommendedAction: defaultAction,
     reason: "",
@@ -76,7 +73,6 @@ export function definitionFromForm(form: TRuleForm): Record<string, unknown> {
     id: form.id.trim(),
     name: form.name,
     subject: form.subject,
-    status: form.status,
     riskLevel: form.riskLevel,
     recommendedAction: form.recommendedAction,
     reason: form.reason,

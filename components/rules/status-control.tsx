@@ -1,71 +1,240 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { rulesApi } from "@/components/rules/query";
-import { Badge, Button, ErrorNote, inputClass } from "@/components/ui";
-import { errorText } from "@/lib/admin/fetch-json";
-import { RULE_STATUSES } from "@/lib/rules/schemas";
+import { errorMessage } from "@/components/api/client";
+import { useChangeRuleStatus, usePublishRule } from "@/components/rules/hooks";
 import { statusTone } from "@/components/rules/status-tone";
+import { Badge, Button, ConfirmDialog, DateTime, Dialog, ErrorNote, EnumLabel } from "@/components/ui";
 
-/** Status changes; the server refuses publishing for non-admins, the buttons only mirror it. */
+const LIVE_STATUSES = ["active", "dry-run", "muted"] as const;
+const STATUS_HELP: Record<(typeof LIVE_STATUSES)[number], string> = {
+  active: "decides answers and raises alerts",
+  "dry-run": "evaluated and recorded, never in answers or alerts",
+  muted: "evaluated and recorded, never in answers or alerts",
+};
+
+export type TStatusPanelRule = {
+  ruleId: string;
+  status: string;
+  liveVersion: number | null;
+  screening: boolean;
+  /** The newest draft saved after the live version, if any. */
+  draft: { version: number; createdAt: number; createdBy: string | null } | null;
+};
+
+function StatusChoice({
+  value,
+  onChange,
+  allowed,
+}: {
+  value: string;
+  onChange: (status: string) => void;
+  allowed: readonly string[];
+}) {
+  return (
+    <fieldset className="space-y-2">
+      <legend className="mb-1 text-sm font-medium text-slate-700">Live status</legend>
+      {LIVE_STATUSES.map((s) => (
+        <label key={s} className="flex items-start gap-2 text-sm text-slate-700">
+          <input
+            type="radio"
+            name="live-status"
+            value={s}
+            checked={value === s}
+            disabled={!allowed.includes(s)}
+            onChange={() => onChange(s)}
+            className="mt-1"
+          />
+          <span>
+            <EnumLabel value={s} />
+            <span className="text-slate-600">: {STATUS_HELP[s]}</span>
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/**
+ * The rule's one status control: which version is live (and in which status), which draft is being
+ * edited, and the three explicit actions: publish the draft, change the live status, switch the rule
+ * off (confirmed). The server checks every action; the buttons mirror what the role may do.
+ */
 export function StatusControl({
-  ruleId,
-  status,
+  rule,
   canPublish,
   canWrite,
 }: {
-  ruleId: string;
-  status: string;
+  rule: TStatusPanelRule;
   canPublish: boolean;
   canWrite: boolean;
 }) {
   const router = useRouter();
-  const [next, setNext] = useState(status === "active" ? "inactive" : "dry-run");
-  const change = useMutation({
-    mutationFn: (to: string) => rulesApi.setStatus(ruleId, to),
-    // drop a stale "saved as version N" note from the URL
-    onSuccess: () => {
-      router.replace(`/dashboard/rules/${encodeURIComponent(ruleId)}`);
-      router.refresh();
-    },
-  });
-  const mayChange = canWrite && (canPublish || status !== "active");
+  const publish = usePublishRule(rule.ruleId);
+  const change = useChangeRuleStatus(rule.ruleId);
+  const [dialog, setDialog] = useState<"publish" | "status" | "off" | null>(null);
+  const [choice, setChoice] = useState<string>(rule.screening ? rule.status : "active");
+  const active = rule.status === "active";
+  // reviewers trial rules (dry-run, muted); an active rule and activating are an admin's
+  const allowed = LIVE_STATUSES.filter((s) => canPublish || (s !== "active" && !active));
+  const done = () => {
+    setDialog(null);
+    router.replace(`/dashboard/rules/${encodeURIComponent(rule.ruleId)}`);
+    router.refresh();
+  };
+  const open = (which: "publish" | "status" | "off") => {
+    publish.reset();
+    change.reset();
+    setChoice(rule.screening ? rule.status : (allowed[0] ?? "active"));
+    setDialog(which);
+  };
+
   return (
-    <div className="space-y-2">
-      <div className="flex flex-wrap items-center gap-2">
-        <span className="text-sm text-slate-600">Status</span>
-        <span data-testid="rule-status">
-          <Badge tone={statusTone(status)}>{status}</Badge>
-        </span>
-        {mayChange && (
-          <>
-            <select
-              aria-label="New status"
-              className={inputClass.replace("w-full", "w-40")}
-              value={next}
-              onChange={(e) => setNext(e.target.value)}
-            >
-              {RULE_STATUSES.filter((s) => s !== status && (canPublish || s !== "active")).map((s) => (
-                <option key={s}>{s}</option>
-              ))}
-            </select>
-            <Button variant="secondary" disabled={change.isPending} onClick={() => change.mutate(next)}>
-              Set status
+    <div className="space-y-3" data-testid="rule-status-control">
+      <dl className="grid grid-cols-1 gap-3 text-sm sm:grid-cols-2">
+        <div>
+          <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">Live version</dt>
+          <dd className="mt-1 flex items-center gap-2" data-testid="live-version">
+            {rule.screening && rule.liveVersion !== null ? (
+              <>
+                <span className="font-medium text-slate-900">v{rule.liveVersion}</span>
+                <span data-testid="rule-status">
+                  <Badge tone={statusTone(rule.status)}>
+                    <EnumLabel value={rule.status} />
+                  </Badge>
+                </span>
+              </>
+            ) : (
+              <>
+                <span data-testid="rule-status">
+                  <Badge tone={statusTone(rule.status)}>
+                    <EnumLabel value={rule.status} />
+                  </Badge>
+                </span>
+                <span className="text-slate-700">
+                  {rule.liveVersion === null
+                    ? "Never published: the rule does not screen."
+                    : `Switched off: v${rule.liveVersion} does not screen.`}
+                </span>
+              </>
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">Being edited</dt>
+          <dd className="mt-1 text-slate-700" data-testid="editing-version">
+            {rule.draft ? (
+              <>
+                <span className="font-medium text-slate-900">Draft v{rule.draft.version}</span>, saved{" "}
+                <DateTime value={rule.draft.createdAt} />
+                {rule.draft.createdBy ? ` by ${rule.draft.createdBy}` : ""}. It does not screen until
+                published.
+              </>
+            ) : rule.liveVersion !== null ? (
+              `No draft: saving the editor creates one from v${rule.liveVersion}.`
+            ) : (
+              "No draft."
+            )}
+          </dd>
+        </div>
+      </dl>
+
+      {canWrite && (
+        <div className="flex flex-wrap gap-2">
+          {rule.draft && allowed.length > 0 && (
+            <Button onClick={() => open("publish")}>Publish draft v{rule.draft.version}…</Button>
+          )}
+          {rule.liveVersion !== null && allowed.length > 0 && (
+            <Button variant="secondary" onClick={() => open("status")}>
+              {rule.screening ? "Change live status…" : `Switch on v${rule.liveVersion}…`}
             </Button>
-          </>
-        )}
-        {canPublish && status !== "active" && (
-          <Button disabled={change.isPending} onClick={() => change.mutate("active")}>
-            Publish
-          </Button>
-        )}
-      </div>
-      {!canPublish && (
-        <p className="text-xs text-slate-500">Publishing a rule (status active) is an admin action.</p>
+          )}
+          {rule.screening && (canPublish || !active) && (
+            <Button variant="danger" onClick={() => open("off")}>
+              Switch off…
+            </Button>
+          )}
+        </div>
       )}
-      {change.isError && <ErrorNote>{errorText(change.error)}</ErrorNote>}
+      {!canPublish && canWrite && (
+        <p className="text-xs text-slate-600">
+          Activating a rule, and changing an active one, is an admin action. Drafts and dry runs are yours.
+        </p>
+      )}
+
+      <Dialog
+        open={dialog === "publish"}
+        onClose={() => setDialog(null)}
+        title={`Publish draft v${rule.draft?.version ?? ""}`}
+        description={
+          rule.screening && rule.liveVersion !== null
+            ? `v${rule.draft?.version ?? ""} replaces v${rule.liveVersion} for every screening from now on, in one step.`
+            : `v${rule.draft?.version ?? ""} starts screening from now on.`
+        }
+        testId="publish-dialog"
+      >
+        <div className="space-y-4">
+          <StatusChoice value={choice} onChange={setChoice} allowed={allowed} />
+          {publish.isError && <ErrorNote>{errorMessage(publish.error)}</ErrorNote>}
+          <div className="flex justify-end gap-2">
+            <Button variant="secondary" onClick={() => setDialog(null)}>
+              Cancel
+            </Button>
+            <Button
+              data-autofocus
+              disabled={publish.isPending || !rule.draft}
+              onClick={() =>
+                rule.draft &&
+                publish.mutate({ version: rule.draft.version, status: choice }, { onSuccess: done })
+              }
+            >
+              Publish
+            </Button>
+          </div>
+        </div>
+      </Dialog>
+
+      <Dialog
+        open={dialog === "status"}
+        onClose={() => setDialog(null)}
+        title={
+          rule.screening ? `Change the status of v${rule.liveVersion}` : `Switch on v${rule.liveVersion}`
+        }
+        description="The version stays the same; only how its hits are used changes."
+        testId="status-dialog"
+      >
+        <div className="space-y-4">
+          <StatusChoice value={choice} onChange={setChoice} allowed={allowed} />
+          {change.isError && <ErrorNote>{errorMessage(change.error)}</ErrorNote>}
+          <div className="flex justify-end gap-2">
+            <Button variant="secondary" onClick={() => setDialog(null)}>
+              Cancel
+            </Button>
+            <Button
+              data-autofocus
+              disabled={change.isPending || (rule.screening && choice === rule.status)}
+              onClick={() => change.mutate(choice, { onSuccess: done })}
+            >
+              Apply
+            </Button>
+          </div>
+        </div>
+      </Dialog>
+
+      <ConfirmDialog
+        open={dialog === "off"}
+        title={`Switch off ${rule.ruleId}?`}
+        description={`Screenings stop evaluating it at once: no hits, alerts or dry-run records until it is switched on again. v${rule.liveVersion ?? ""} stays the version to switch back on.`}
+        confirmLabel="Switch off"
+        danger
+        pending={change.isPending}
+        onConfirm={() => change.mutate("inactive", { onSuccess: done })}
+        onClose={() => setDialog(null)}
+      />
+      {dialog === null && (publish.isError || change.isError) && (
+        <ErrorNote>{errorMessage(publish.error ?? change.error)}</ErrorNote>
+      )}
     </div>
   );
 }

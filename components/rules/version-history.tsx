@@ -2,10 +2,23 @@
 
 import { useState } from "react";
 import { textDiff } from "@/components/rules/text-diff";
-import { Card, cx, formatTime } from "@/components/ui";
+import { statusTone } from "@/components/rules/status-tone";
+import { Badge, Card, DateTime, cx } from "@/components/ui";
+import { formatEnum } from "@/lib/format";
 import type { TRuleVersionView } from "@/lib/admin/get-rule-detail";
 
-const FIELDS = ["name", "subject", "status", "riskLevel", "recommendedAction", "reason"] as const;
+const FIELDS = ["name", "riskLevel", "recommendedAction", "reason"] as const;
+
+const FIELD_LABELS: Record<(typeof FIELDS)[number], string> = {
+  name: "Name",
+  riskLevel: "Risk level",
+  recommendedAction: "Recommended action",
+  reason: "Reason",
+};
+
+function shown(field: (typeof FIELDS)[number], value: string): string {
+  return field === "riskLevel" || field === "recommendedAction" ? formatEnum(value) : value;
+}
 
 function ConditionDiff({ before, after }: { before: string; after: string }) {
   const { parts, byLine } = textDiff(before, after);
@@ -30,10 +43,25 @@ function ConditionDiff({ before, after }: { before: string; after: string }) {
   );
 }
 
-/** Versions newest first; picking two shows what changed, field by field. */
-export function VersionHistory({ versions }: { versions: TRuleVersionView[] }) {
+/**
+ * Versions newest first, the live one marked; picking two shows what changed, field by field (by
+ * default the newest draft against the live version).
+ */
+export function VersionHistory({
+  versions,
+  liveStatus,
+}: {
+  versions: TRuleVersionView[];
+  /** The live version's status while it screens; null when the rule is off. */
+  liveStatus: string | null;
+}) {
+  const live = versions.find((v) => v.isLive);
   const [newer, setNewer] = useState(versions[0]?.version ?? 0);
-  const [older, setOlder] = useState(versions[1]?.version ?? versions[0]?.version ?? 0);
+  const [older, setOlder] = useState(
+    live && live.version !== versions[0]?.version
+      ? live.version
+      : (versions[1]?.version ?? versions[0]?.version ?? 0),
+  );
   const a = versions.find((v) => v.version === older);
   const b = versions.find((v) => v.version === newer);
   const changed = a && b ? FIELDS.filter((f) => a.definition[f] !== b.definition[f]) : [];
@@ -43,11 +71,23 @@ export function VersionHistory({ versions }: { versions: TRuleVersionView[] }) {
     <Card title="Version history">
       <ol className="mb-4 max-h-56 space-y-1 overflow-y-auto text-sm">
         {versions.map((v) => (
-          <li key={v.id} className="flex items-center gap-3">
-            <span className="w-10 font-mono text-slate-500">v{v.version}</span>
-            <span className="text-slate-700">{v.definition.status}</span>
-            <span className="text-slate-500">{formatTime(v.createdAt)}</span>
-            <span className="truncate text-slate-500">{v.createdBy ?? "import"}</span>
+          <li key={v.id} className="flex items-center gap-3" data-testid={`version-${v.version}`}>
+            <span className="w-10 font-mono text-slate-600">v{v.version}</span>
+            <span className="w-36">
+              {v.isLive ? (
+                <Badge tone={liveStatus ? statusTone(liveStatus) : "slate"}>
+                  Live{liveStatus ? ` · ${formatEnum(liveStatus)}` : " · switched off"}
+                </Badge>
+              ) : v.definition.status === "draft" ? (
+                <Badge tone="amber">Draft</Badge>
+              ) : (
+                <span className="text-slate-600">Imported as {formatEnum(v.definition.status)}</span>
+              )}
+            </span>
+            <span className="text-slate-600">
+              <DateTime value={v.createdAt} />
+            </span>
+            <span className="truncate text-slate-600">{v.createdBy ?? "import"}</span>
           </li>
         ))}
       </ol>
@@ -88,22 +128,22 @@ export function VersionHistory({ versions }: { versions: TRuleVersionView[] }) {
               )}
               {changed.map((f) => (
                 <div key={f} className="grid grid-cols-[10rem_1fr] gap-2">
-                  <span className="font-medium text-slate-600">{f}</span>
+                  <span className="font-medium text-slate-600">{FIELD_LABELS[f]}</span>
                   <span>
-                    <span className="bg-red-100 text-red-900 line-through">{String(a.definition[f])}</span> →{" "}
-                    <span className="bg-emerald-100 text-emerald-900">{String(b.definition[f])}</span>
+                    <span className="bg-red-100 text-red-900 line-through">{shown(f, a.definition[f])}</span>{" "}
+                    → <span className="bg-emerald-100 text-emerald-900">{shown(f, b.definition[f])}</span>
                   </span>
                 </div>
               ))}
               {a.definition.condition !== b.definition.condition && (
                 <div>
-                  <span className="font-medium text-slate-600">condition</span>
+                  <span className="font-medium text-slate-600">Condition</span>
                   <ConditionDiff before={a.definition.condition} after={b.definition.condition} />
                 </div>
               )}
               {aggA !== aggB && (
                 <div>
-                  <span className="font-medium text-slate-600">aggregates</span>
+                  <span className="font-medium text-slate-600">Aggregates</span>
                   <ConditionDiff before={aggA} after={aggB} />
                 </div>
               )}

@@ -89,11 +89,11 @@ function SchemaUpload({ goaml }: { goaml: TSettingsView["goaml"] }) {
     <div className="mb-4 rounded-md bg-slate-50 p-3 text-sm" data-testid="goaml-schema">
       <p>
         Active goAML schema: <strong data-testid="goaml-schema-name">{goaml.name}</strong>
-        {goaml.version && <span className="text-slate-500"> (version {goaml.version})</span>} ·{" "}
+        {goaml.version && <span className="text-slate-600"> (version {goaml.version})</span>} ·{" "}
         {goaml.indicators.length} indicator codes, {goaml.lookups.country.length} countries,{" "}
         {goaml.lookups.transmode.length} transmission modes
       </p>
-      <p className="mt-1 text-xs text-slate-500">
+      <p className="mt-1 text-xs text-slate-600">
         Reports are written in this schema&apos;s element order, checked against its types and lookups, and
         validated against it before anyone can download or file them.
       </p>
@@ -117,7 +117,7 @@ function SchemaUpload({ goaml }: { goaml: TSettingsView["goaml"] }) {
             Use the generic goAML 5.0.1 schema
           </Button>
         )}
-        {upload.isPending && <span className="text-xs text-slate-500">Checking the schema…</span>}
+        {upload.isPending && <span className="text-xs text-slate-600">Checking the schema…</span>}
       </div>
       {upload.isError && <ErrorNote>{upload.error.message}</ErrorNote>}
       {upload.isSuccess && (
@@ -219,7 +219,7 @@ export function SettingsForm({ initial }: { initial: TSettingsView }) {
         </div>
       </Card>
       <Card title="Enabled recommended actions">
-        <p className="mb-2 text-xs text-slate-500">
+        <p className="mb-2 text-xs text-slate-600">
           Rules may only recommend enabled actions; existing rules keep theirs until edited.
         </p>
         <div className="grid grid-cols-2 gap-1 md:grid-cols-3">
@@ -260,7 +260,7 @@ export function SettingsForm({ initial }: { initial: TSettingsView }) {
             onChange={(v) => setProfile({ ...profile, currencyCodeLocal: v || undefined })}
           />
         </div>
-        <h3 className="mb-2 mt-4 text-xs font-semibold uppercase text-slate-500">Reporting person</h3>
+        <h3 className="mb-2 mt-4 text-xs font-semibold uppercase text-slate-600">Reporting person</h3>
         <div className="grid grid-cols-1 gap-3 md:grid-cols-3">
           {(
             [
@@ -280,7 +280,7 @@ export function SettingsForm({ initial }: { initial: TSettingsView }) {
             />
           ))}
         </div>
-        <h3 className="mb-2 mt-4 text-xs font-semibold uppercase text-slate-500">Reporting location</h3>
+        <h3 className="mb-2 mt-4 text-xs font-semibold uppercase text-slate-600">Reporting location</h3>
         <div className="grid grid-cols-1 gap-3 md:grid-cols-3">
           <CodeSelect
             label="Address type"
@@ -305,7 +305,7 @@ export function SettingsForm({ initial }: { initial: TSettingsView }) {
             onChange={(v) => setLocation("countryCode", v)}
           />
         </div>
-        <h3 className="mb-2 mt-4 text-xs font-semibold uppercase text-slate-500">goAML codes</h3>
+        <h3 className="mb-2 mt-4 text-xs font-semibold uppercase text-slate-600">goAML codes</h3>
         <div className="grid grid-cols-1 gap-3 md:grid-cols-4">
           <CodeSelect
             label="Submission code"
@@ -352,10 +352,10 @@ export function SettingsForm({ initial }: { initial: TSettingsView }) {
             />
           ))}
         </div>
-        <h3 className="mb-2 mt-4 text-xs font-semibold uppercase text-slate-500">
+        <h3 className="mb-2 mt-4 text-xs font-semibold uppercase text-slate-600">
           Indicators suggested by rules
         </h3>
-        <p className="mb-2 text-xs text-slate-500">
+        <p className="mb-2 text-xs text-slate-600">
           When a rule has fired on a report&apos;s transactions, its indicators are suggested on the report.
         </p>
         <div className="space-y-1.5" data-testid="indicator-mapping">
@@ -368,7 +368,7 @@ export function SettingsForm({ initial }: { initial: TSettingsView }) {
               onChange={(v) => setMapping((m) => ({ ...m, [r.ruleId]: v }))}
             />
           ))}
-          {initial.rules.length === 0 && <p className="text-sm text-slate-500">No rules yet.</p>}
+          {initial.rules.length === 0 && <p className="text-sm text-slate-600">No rules yet.</p>}
         </div>
       </Card>
       {save.isError && <ErrorNote>{save.error.message}</ErrorNote>}

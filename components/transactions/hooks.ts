@@ -20,9 +20,17 @@ export function useTransactions(filters: TTransactionFilters, cursor: string | u
 export function useConfirmTransaction(transactionId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ kind, feedback }: { kind: "fraud" | "chargeback"; feedback: string }) =>
+    mutationFn: ({
+      kind,
+      feedback,
+      closeAlerts,
+    }: {
+      kind: "fraud" | "chargeback";
+      feedback: string;
+      closeAlerts: boolean;
+    }) =>
       apiFetch<TConfirmation>(`/dashboard-api/transactions/${encodeURIComponent(transactionId)}/confirm`, {
-        json: { kind, feedback },
+        json: { kind, feedback, closeAlerts },
       }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: transactionKeys.all }),
   });

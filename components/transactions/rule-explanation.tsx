@@ -40,7 +40,11 @@ export function RuleExplanation({
       </div>
       {rule.reason && <p className="mt-1 text-sm text-slate-700">{rule.reason}</p>}
       {rule.condition && (
-        <pre className="mt-2 overflow-x-auto rounded bg-slate-900 p-2 text-xs text-slate-100">
+        <pre
+          className="mt-2 overflow-x-auto rounded bg-slate-900 p-2 text-xs text-slate-100"
+          tabIndex={0}
+          aria-label="Condition"
+        >
           {rule.condition}
         </pre>
       )}

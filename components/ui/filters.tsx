@@ -1,10 +1,11 @@
 "use client";
 
 // The filter controls every list screen shares: a bar, a labelled select, dates, free text and the user filter.
-import { useEffect, useState, type ReactNode } from "react";
+import { useEffect, useId, useState, type ReactNode } from "react";
 import { formatEnum } from "@/lib/format";
 import { cx } from "@/components/ui/cx";
 import { inputClass } from "@/components/ui/styles";
+import { useUsers } from "@/components/users/hooks";
 
 const labelClass = "flex flex-col gap-1 text-xs font-medium text-slate-700";
 
@@ -97,48 +98,73 @@ export function DateFilter({
   );
 }
 
-/** Free text applied on Enter or when the field loses focus, so each keystroke does not refetch. */
+/**
+ * Free text applied on Enter or when the field loses focus, so each keystroke does not refetch. With
+ * `suggestions`, picking one applies it at once.
+ */
 export function TextFilter({
   label,
   value,
   onChange,
   placeholder,
   className,
+  suggestions,
+  onTyping,
 }: {
   label: string;
   value: string | undefined;
   onChange: (value: string | undefined) => void;
   placeholder?: string;
   className?: string;
+  suggestions?: { value: string; label: string }[];
+  onTyping?: (text: string) => void;
 }) {
   const [text, setText] = useState(value ?? "");
+  const listId = useId();
   useEffect(() => setText(value ?? ""), [value]);
-  const apply = () => {
-    const next = text.trim() || undefined;
+  const apply = (raw: string) => {
+    const next = raw.trim() || undefined;
     if (next !== value) onChange(next);
   };
   return (
-    <label className={labelClass}>
+    <label className={cx(labelClass, className)}>
       {label}
       <input
         type="search"
-        className={cx(inputClass, className)}
+        className={inputClass}
         value={text}
         placeholder={placeholder}
-        onChange={(e) => setText(e.target.value)}
-        onBlur={apply}
+        list={suggestions ? listId : undefined}
+        onChange={(e) => {
+          setText(e.target.value);
+          onTyping?.(e.target.value);
+          if (suggestions?.some((s) => s.value === e.target.value)) apply(e.target.value);
+        }}
+        onBlur={() => apply(text)}
         onKeyDown={(e) => {
           if (e.key === "Enter") {
             e.preventDefault();
-            apply();
+            apply(text);
           }
         }}
       />
+      {suggestions && (
+        <datalist id={listId}>
+          {suggestions.map((s) => (
+            <option key={s.value} value={s.value}>
+              {s.label}
+            </option>
+          ))}
+        </datalist>
+      )}
     </label>
   );
 }
 
-/** Filter a list by one end user (exact user id), on every list with a user column. */
+/**
+ * Filter a list by one end user, on every list with a user column: type the start of a name, an email or
+ * an id and pick the user; the filter is the user's exact id.
+ */
 export function UserFilter({
   value,
   onChange,
@@ -148,13 +174,21 @@ export function UserFilter({
   onChange: (userId: string | undefined) => void;
   label?: string;
 }) {
+  const [typed, setTyped] = useState("");
+  const { data } = useUsers({ q: typed.trim() }, undefined, { enabled: typed.trim().length >= 2 });
+  const suggestions = (data?.users ?? []).slice(0, 10).map((u) => ({
+    value: u.id,
+    label: [u.name, u.email].filter(Boolean).join(" · ") || u.id,
+  }));
   return (
     <TextFilter
       label={label}
       value={value}
       onChange={onChange}
-      placeholder="User id"
-      className="w-48 font-mono"
+      onTyping={setTyped}
+      suggestions={suggestions}
+      placeholder="Name, email or id"
+      className="w-56"
     />
   );
 }

@@ -139,15 +139,3 @@ export function ErrorNote({ children }: { children: ReactNode }) {
     </p>
   );
 }
-
-export function formatTime(ms: number | string | Date | null | undefined): string {
-  if (ms === null || ms === undefined) return "—";
-  const d = new Date(ms);
-  return d.toISOString().replace("T", " ").slice(0, 19) + " UTC";
-}
-
-/** "11-22 01:27" (UTC) for dense tables; the full time is in the title attribute where it matters. */
-export function formatShortTime(ms: number | string | Date | null | undefined): string {
-  if (ms === null || ms === undefined) return "—";
-  return new Date(ms).toISOString().slice(5, 16).replace("T", " ");
-}

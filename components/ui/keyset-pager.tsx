@@ -22,7 +22,7 @@ export function KeysetPager({
 }) {
   return (
     <div className="flex items-center justify-between text-sm">
-      <span className="text-slate-500">Page {cursors.length}</span>
+      <span className="text-slate-600">Page {cursors.length}</span>
       <div className="flex gap-2">
         <Button
           variant="secondary"

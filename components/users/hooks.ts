@@ -10,8 +10,9 @@ function userPath(userId: string, rest: string): string {
   return `/dashboard-api/users/${encodeURIComponent(userId)}/${rest}`;
 }
 
-export function useUsers(filters: TUserFilters, after: string | undefined) {
+export function useUsers(filters: TUserFilters, after: string | undefined, { enabled = true } = {}) {
   return useQuery({
+    enabled,
     queryKey: userKeys.list(filters, after),
     queryFn: () =>
       apiFetch<{ users: TUserListItem[]; nextCursor: string | null }>(
@@ -24,8 +25,15 @@ export function useUsers(filters: TUserFilters, after: string | undefined) {
 export function useChangeUserStatus(userId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ status, comment }: { status: string; comment: string }) =>
-      apiFetch<TUserStatusResult>(userPath(userId, "status"), { json: { status, comment } }),
+    mutationFn: ({
+      status,
+      comment,
+      closeAlerts,
+    }: {
+      status: string;
+      comment: string;
+      closeAlerts?: boolean;
+    }) => apiFetch<TUserStatusResult>(userPath(userId, "status"), { json: { status, comment, closeAlerts } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.all }),
   });
 }

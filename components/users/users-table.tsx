@@ -61,7 +61,7 @@ export function UsersTable({ initialFilters }: { initialFilters: TUserFilters })
       </FilterBar>
       {error && <ErrorNote>{error.message}</ErrorNote>}
       <Table
-        head={["User", "Status", "Risk", "Open alerts", "Last activity", "Created"]}
+        head={["User", "Status", "Risk", "Open cases", "Last activity", "Created"]}
         empty={
           !isPending && data?.users.length === 0 ? (
             <p className="p-6 text-center text-sm text-slate-600">No users match.</p>
@@ -91,7 +91,21 @@ export function UsersTable({ initialFilters }: { initialFilters: TUserFilters })
               )}
             </Td>
             <Td className="tabular-nums">
-              {u.openAlerts > 0 ? <Badge tone="amber">{u.openAlerts}</Badge> : "0"}
+              {u.openCases > 0 ? (
+                <Link
+                  className={linkClass}
+                  href={`/dashboard/cases?${new URLSearchParams({ userId: u.id, status: "active" }).toString()}`}
+                >
+                  {u.openCases} {u.openCases === 1 ? "case" : "cases"}
+                </Link>
+              ) : (
+                "None"
+              )}
+              {u.openAlerts > 0 && (
+                <span className="block text-xs text-slate-600">
+                  {u.openAlerts} {u.openAlerts === 1 ? "alert" : "alerts"} to settle
+                </span>
+              )}
             </Td>
             <Td className="text-xs text-slate-700">
               <DateTime value={u.lastActivityAt} />

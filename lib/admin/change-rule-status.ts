@@ -2,32 +2,71 @@ import type { TSessionUser } from "@/lib/auth/session";
 import { prisma } from "@/lib/db";
 import { notFound } from "@/lib/http/errors";
 import { writeAudit } from "@/lib/admin/audit";
+import { enabledActions } from "@/lib/admin/get-rule-detail";
 import { assertMayWriteRule } from "@/lib/admin/rule-permissions";
 import type { TRuleStatus } from "@/lib/rules/schemas";
-import { versionToDefinition, writeRuleVersion, type TWrittenVersion } from "@/lib/rules/write-rule-version";
+import {
+  lockRule,
+  OFF_STATUSES,
+  publishRuleVersion,
+  setRuleStatus,
+  type TRuleStatusChange,
+} from "@/lib/rules/set-rule-status";
 
-/** A status change (publishing is `active`) is a new version copying the current definition. */
+/**
+ * Publishes a version: it becomes the live one in `status` (active, dry-run or muted) in one step,
+ * audited in the same transaction.
+ */
+export async function publishRule(
+  user: TSessionUser,
+  { ruleId, version, status }: { ruleId: string; version: number; status: TRuleStatus },
+): Promise<TRuleStatusChange> {
+  const clientId = user.clientId;
+  return prisma.$transaction(async (tx) => {
+    const rule = await lockRule(tx, clientId, ruleId);
+    const client = await tx.client.findUniqueOrThrow({ where: { id: clientId }, select: { actions: true } });
+    if (!rule) throw notFound("/ruleId", "Rule not found");
+    assertMayWriteRule(user, { from: rule.status, to: status });
+    const change = await publishRuleVersion(tx, {
+      clientId,
+      ruleId,
+      version,
+      status,
+      enabledActions: enabledActions(client.actions),
+    });
+    if (!change) throw notFound("/version", "Rule version not found");
+    await writeAudit(tx, user, {
+      action: "rule.published",
+      entityType: "rule",
+      entityId: ruleId,
+      details: { from: change.from, to: change.to },
+    });
+    return change;
+  });
+}
+
+/**
+ * Changes the live version's status without changing the version: switching the rule off
+ * (inactive, archived; the dashboard asks for confirmation) or on again, or between active,
+ * dry-run and muted. Audited in the same transaction.
+ */
 export async function changeRuleStatus(
   user: TSessionUser,
   { ruleId, status }: { ruleId: string; status: TRuleStatus },
-): Promise<TWrittenVersion> {
+): Promise<TRuleStatusChange> {
   const clientId = user.clientId;
   return prisma.$transaction(async (tx) => {
-    const rule = await tx.rule.findUnique({
-      where: { clientId_ruleId: { clientId, ruleId } },
-      select: { status: true, versions: { orderBy: { version: "desc" }, take: 1 } },
-    });
-    const current = rule?.versions[0];
-    if (!rule || !current) throw notFound("/ruleId", "Rule not found");
+    const rule = await lockRule(tx, clientId, ruleId);
+    if (!rule) throw notFound("/ruleId", "Rule not found");
     assertMayWriteRule(user, { from: rule.status, to: status });
-    const definition = { ...versionToDefinition(ruleId, current), status };
-    const written = await writeRuleVersion(tx, { clientId, definition, actor: user.email });
+    const change = await setRuleStatus(tx, { clientId, ruleId, status });
+    if (!change) throw notFound("/ruleId", "Rule not found");
     await writeAudit(tx, user, {
-      action: status === "active" ? "rule.published" : "rule.status_changed",
+      action: OFF_STATUSES.includes(status) ? "rule.switched_off" : "rule.status_changed",
       entityType: "rule",
       entityId: ruleId,
-      details: { from: rule.status, to: status, version: written.version },
+      details: { from: change.from, to: change.to },
     });
-    return written;
+    return change;
   });
 }

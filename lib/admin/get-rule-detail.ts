@@ -3,21 +3,29 @@ import { RECOMMENDED_ACTIONS } from "@/lib/clients/schemas";
 import { prisma } from "@/lib/db";
 import { notFound } from "@/lib/http/errors";
 import type { TRuleDefinition } from "@/lib/rules/schemas";
-import { versionToDefinition } from "@/lib/rules/write-rule-version";
+import { isScreening, versionToDefinition } from "@/lib/rules/write-rule-version";
 
 export type TRuleVersionView = {
   id: string;
   version: number;
   createdAt: number;
   createdBy: string | null;
+  /** The version screening uses (in the rule's status, when that status is evaluated). */
+  isLive: boolean;
   definition: TRuleDefinition;
 };
 
 export type TRuleDetail = {
   ruleId: string;
+  /** The live version's status (active, dry-run, muted), or why nothing screens (inactive, archived, draft). */
   status: string;
   subject: string;
   currentVersion: number;
+  liveVersion: number | null;
+  /** Whether screenings evaluate the rule now. */
+  screening: boolean;
+  /** The version the editor opens: the newest draft saved after the live version, else the live one. */
+  editingVersion: number;
   versions: TRuleVersionView[];
   /** Actions the client has enabled: the only ones a rule may recommend. */
   enabledActions: string[];
@@ -38,22 +46,28 @@ export async function getRuleDetail(
         status: true,
         subject: true,
         currentVersion: true,
+        liveVersion: true,
         versions: { orderBy: { version: "desc" }, take: MAX_VERSIONS },
       },
     }),
     prisma.client.findUniqueOrThrow({ where: { id: user.clientId }, select: { actions: true } }),
   ]);
   if (!rule) throw notFound("/ruleId", "Rule not found");
+  const newest = rule.versions[0]?.version ?? rule.currentVersion;
   return {
     ruleId: rule.ruleId,
     status: rule.status,
     subject: rule.subject,
     currentVersion: rule.currentVersion,
+    liveVersion: rule.liveVersion,
+    screening: isScreening(rule),
+    editingVersion: rule.liveVersion !== null && newest <= rule.liveVersion ? rule.liveVersion : newest,
     versions: rule.versions.map((v) => ({
       id: v.id,
       version: v.version,
       createdAt: v.createdAt.getTime(),
       createdBy: v.createdBy,
+      isLive: v.version === rule.liveVersion,
       definition: versionToDefinition(rule.ruleId, v),
     })),
     enabledActions: enabledActions(client.actions),

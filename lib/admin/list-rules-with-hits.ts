@@ -1,6 +1,7 @@
 import type { TSessionUser } from "@/lib/auth/session";
 import { prisma } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { shownVersions } from "@/lib/rules/shown-versions";
 
 export type TRuleRow = {
   ruleId: string;
@@ -9,7 +10,11 @@ export type TRuleRow = {
   status: string;
   riskLevel: string;
   recommendedAction: string;
+  /** The live version, else the newest draft. */
   version: number;
+  liveVersion: number | null;
+  /** A draft newer than the live version is waiting to be published. */
+  hasDraft: boolean;
   updatedAt: number;
   hits24h: number;
   hits7d: number;
@@ -29,7 +34,7 @@ const SHADOW_STATUSES = ["dry-run", "muted"];
 const DAY_MS = 86_400_000;
 
 /**
- * Rules at their current versions with hit counts over 7 days. Active rules: the alerts they
+ * Rules at their live versions (else newest drafts) with hit counts over 7 days. Active rules: the alerts they
  * opened, from the (clientId, createdAt) index, so the cost is bounded by a week of alerts. Dry-run
  * and muted rules: triggered entries in the newest decisions (at most SHADOW_SAMPLE).
  */
@@ -45,14 +50,11 @@ export async function listRulesWithHits(user: TSessionUser, now = Date.now()): P
       subject: true,
       status: true,
       currentVersion: true,
+      liveVersion: true,
       updatedAt: true,
-      versions: {
-        orderBy: { version: "desc" },
-        take: 1,
-        select: { name: true, riskLevel: true, recommendedAction: true },
-      },
     },
   });
+  const versions = await shownVersions(clientId, rules);
   const since = new Date(now - 7 * DAY_MS);
   const buckets = await prisma.$queryRaw<
     Array<{ ruleRef: string; day: number; hits: bigint; hits24h: bigint }>
@@ -111,7 +113,7 @@ export async function listRulesWithHits(user: TSessionUser, now = Date.now()): P
     const hits = byRef.get(rule.id);
     const shadowRule = SHADOW_STATUSES.includes(rule.status);
     const daily = hits?.daily ?? [0, 0, 0, 0, 0, 0, 0];
-    const v = rule.versions[0];
+    const v = versions.get(rule.id);
     return {
       ruleId: rule.ruleId,
       name: v?.name ?? rule.ruleId,
@@ -119,7 +121,9 @@ export async function listRulesWithHits(user: TSessionUser, now = Date.now()): P
       status: rule.status,
       riskLevel: v?.riskLevel ?? "n/a",
       recommendedAction: v?.recommendedAction ?? "",
-      version: rule.currentVersion,
+      version: rule.liveVersion ?? rule.currentVersion,
+      liveVersion: rule.liveVersion,
+      hasDraft: rule.currentVersion > (rule.liveVersion ?? 0),
       updatedAt: rule.updatedAt.getTime(),
       hits24h: hits?.hits24h ?? 0,
       hits7d: daily.reduce((a, b) => a + b, 0),

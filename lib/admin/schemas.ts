@@ -46,12 +46,21 @@ export const ZCreateTeamMember = z.object({
 });
 export type TCreateTeamMember = z.infer<typeof ZCreateTeamMember>;
 
-export const ZBacktestBatch = z.object({
+export const ZBacktestStart = z.object({
   ruleId: z.string().min(1),
-  versionId: z.string().min(1).optional(),
+  /** The candidate version (default: the rule's newest); compared with the live version. */
+  version: z.coerce.number().int().min(1).optional(),
   from: z.coerce.number().int(),
   to: z.coerce.number().int(),
-  cursor: z.string().min(1).optional(),
+});
+export type TBacktestStart = z.infer<typeof ZBacktestStart>;
+
+export const ZBacktestContinue = z.object({
+  stop: z.boolean().optional(),
   batchSize: z.coerce.number().int().min(1).max(500).default(200),
 });
-export type TBacktestBatch = z.infer<typeof ZBacktestBatch>;
+
+export const ZRulePublish = z.object({
+  version: z.coerce.number().int().min(1),
+  status: z.enum(["active", "dry-run", "muted"]),
+});

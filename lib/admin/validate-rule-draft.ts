@@ -1,19 +1,11 @@
 import type { TSessionUser } from "@/lib/auth/session";
 import { prisma } from "@/lib/db";
 import { clientListNames } from "@/lib/lists/list-references";
+import type { TRuleProblem } from "@/lib/rules/cel";
 import { validateRuleDefinition } from "@/lib/rules/validate-rule";
 
-export type TFieldError = { field: string; message: string };
-
-/** Splits the engine's `<field>: <message>` lines so the editor can show each next to its field. */
-export function fieldErrors(errors: readonly string[]): TFieldError[] {
-  return errors.map((line) => {
-    const at = line.indexOf(": ");
-    return at > 0
-      ? { field: line.slice(0, at), message: line.slice(at + 2) }
-      : { field: "rule", message: line };
-  });
-}
+/** A problem shown next to its field in the editor; `start`/`end` locate it in the expression. */
+export type TFieldError = TRuleProblem;
 
 /** The rule engine's own validation of a definition being edited, for validation as you type. */
 export async function validateRuleDraft(
@@ -24,12 +16,12 @@ export async function validateRuleDraft(
     where: { id: user.clientId },
     select: { actions: true },
   });
-  // the id is not the author's concern while typing a new rule
+  // the id is not the author's concern while typing a new rule, nor the status of a draft
   const id = typeof definition.id === "string" && definition.id.trim() ? definition.id : "draft";
   const result = validateRuleDefinition(
-    { ...definition, id },
+    { ...definition, id, status: "draft" },
     client.actions,
     await clientListNames(user.clientId),
   );
-  return { valid: result.definition !== null, errors: fieldErrors(result.errors) };
+  return { valid: result.definition !== null, errors: result.problems };
 }

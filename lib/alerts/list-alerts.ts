@@ -8,6 +8,7 @@ export type TAlertListItem = {
   transactionId: string;
   userId: string | null;
   userName: string | null;
+  caseId: string | null;
   ruleId: string;
   ruleName: string;
   level: string;
@@ -48,6 +49,7 @@ export async function listAlerts({
     ...(query.status !== "all" && { status: query.status }),
     ...(query.level && { level: query.level }),
     ...(query.ruleId && { ruleId: query.ruleId }),
+    ...(query.userId && { userId: query.userId }),
     ...(query.assigned === "me" && { assignedToId: currentUserId ?? "-" }),
     ...(query.assigned === "unassigned" && { assignedToId: null }),
     ...((query.from || query.to) && { createdAt: { gte: query.from, lte: query.to } }),
@@ -103,6 +105,7 @@ export async function listAlerts({
         transactionId: a.transactionId,
         userId: a.userId,
         userName,
+        caseId: a.caseId,
         ruleId: a.ruleId,
         ruleName: a.ruleName,
         level: a.level,

@@ -3,6 +3,8 @@ import { notFound } from "@/lib/http/errors";
 import { parseWith } from "@/lib/http/with-client";
 import { actorLabel, type TDashboardActor } from "@/lib/alerts/actor";
 import { ZReviewAlert, type TReviewStatus } from "@/lib/alerts/schemas";
+import { UNSETTLED_ALERT_STATUSES } from "@/lib/alerts/settle-alerts";
+import { conflict } from "@/lib/reports/report-access";
 import { emitWebhookEvent } from "@/lib/webhooks/payloads";
 
 export type TReviewedAlert = {
@@ -17,8 +19,8 @@ export type TReviewedAlert = {
 
 /**
  * Records a reviewer's verdict on an alert and emits alert.reviewed, with an audit row, in one
- * transaction. A reviewed alert may be reviewed again (an escalation is settled later): each
- * review is a new verdict and a new webhook. Another client's alert id is not found.
+ * transaction. An escalated alert may be reviewed again (an escalation is settled later); a cleared or
+ * confirmed one is read-only. The note is required. Another client's alert id is not found.
  */
 export async function reviewAlert(input: {
   clientId: string;
@@ -36,9 +38,12 @@ export async function reviewAlert(input: {
   return prisma.$transaction(async (tx) => {
     const alert = await tx.alert.findFirst({
       where: { id: alertId, clientId },
-      select: { id: true, status: true, transactionId: true, ruleId: true },
+      select: { id: true, status: true, transactionId: true, ruleId: true, caseId: true },
     });
     if (!alert) throw notFound("/alertId", "Alert not found");
+    // cleared and confirmed alerts are the record of a decision (their case says so too): read-only
+    if (!(UNSETTLED_ALERT_STATUSES as readonly string[]).includes(alert.status))
+      throw conflict(`The alert is ${alert.status}; a settled alert is read-only`);
     const reviewedAt = new Date();
     const reviewedBy = actorLabel(reviewer);
     await tx.alert.updateMany({
@@ -76,6 +81,18 @@ export async function reviewAlert(input: {
         createdAt: reviewedAt,
       },
     });
+    if (alert.caseId)
+      await tx.caseEvent.create({
+        data: {
+          clientId,
+          caseId: alert.caseId,
+          type: "alerts_reviewed",
+          actorId: reviewer.id,
+          note: feedback,
+          details: { status, alertIds: [alertId], cause: "alert.reviewed" },
+          createdAt: reviewedAt,
+        },
+      });
     return {
       id: alertId,
       transactionId: alert.transactionId,

@@ -15,7 +15,8 @@ export const RISK_LEVELS = ["low", "medium_low", "medium", "high", "very_high", 
 export const ZReviewAlert = z.object({
   alertId: z.string().min(1),
   status: ZReviewStatus,
-  feedback: z.string().trim().max(5000).default(""),
+  // a verdict and an escalation carry the reviewer's reasons (issue 14)
+  feedback: z.string({ error: "A note is required" }).trim().min(1, "A note is required").max(5000),
 });
 export type TReviewAlert = z.infer<typeof ZReviewAlert>;
 
@@ -43,6 +44,7 @@ function ZDateParam(edge: "start" | "end") {
 const emptyAsUndefined = (v: unknown) => (v === "" || v === null ? undefined : v);
 
 export const ZListAlertsQuery = z.object({
+  userId: z.preprocess(emptyAsUndefined, z.string().max(200).optional()),
   status: z.preprocess(emptyAsUndefined, z.union([ZAlertStatus, z.literal("all")]).default("open")),
   level: z.preprocess(emptyAsUndefined, z.enum(RISK_LEVELS).optional()),
   ruleId: z.preprocess(emptyAsUndefined, z.string().max(200).optional()),

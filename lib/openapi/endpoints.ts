@@ -6,3 +6,4 @@ import "@/lib/transactions/endpoints";
 import "@/lib/users/endpoints";
 import "@/lib/comments/endpoints";
 import "@/lib/reports/endpoints";
+import "@/lib/cases/endpoints";

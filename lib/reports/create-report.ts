@@ -85,7 +85,8 @@ async function storeInlineParties(tx: Tx, clientId: string, body: TCreateReport)
   if (body.merchant) await upsertMerchant(tx, { clientId, merchant: body.merchant });
 }
 
-async function insertReport(
+/** Writes a draft populated from stored entities; also used by a case escalation (with its officer as actor). */
+export async function insertReport(
   tx: Tx,
   {
     clientId,
@@ -93,7 +94,8 @@ async function insertReport(
     body,
     now,
     storedFirst,
-  }: { clientId: string; id: string; body: TCreateReport; now: Date; storedFirst: boolean },
+    actor = API_ACTOR,
+  }: { clientId: string; id: string; body: TCreateReport; now: Date; storedFirst: boolean; actor?: TActor },
 ): Promise<Report> {
   if (!storedFirst) await storeInlineParties(tx, clientId, body);
 
@@ -185,7 +187,7 @@ async function insertReport(
       caseOpenedAt: body.caseOpenedAt !== undefined ? new Date(body.caseOpenedAt) : null,
       createdAt: now,
       updatedAt: now,
-      createdById: "api",
+      createdById: actor.id ?? "api",
       content: content as Prisma.InputJsonValue,
       incomplete: incompleteFor(content, activeSchema(profile).schema),
     },
@@ -193,7 +195,7 @@ async function insertReport(
   await appendAudit(tx, {
     clientId,
     reportId: id,
-    actor: API_ACTOR,
+    actor,
     action: "created",
     changes: {
       status: "draft",

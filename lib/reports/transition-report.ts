@@ -1,3 +1,4 @@
+import { closeReportedCase } from "@/lib/cases/close-case";
 import { prisma, type Tx } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { appendAudit, type TActor } from "@/lib/reports/audit";
@@ -146,6 +147,14 @@ export async function transitionReport({
       }
       await tx.report.update({ where: { clientId_id: { clientId, id: reportId } }, data });
       await appendAudit(tx, { clientId, reportId, actor, action: "status_changed", changes, at: now });
+      // decisions §12: filing the report of an escalated case closes that case as reported
+      if (to === "submitted")
+        await closeReportedCase(tx, {
+          clientId,
+          reportId,
+          officerId: actor.id,
+          reference: String(changes.fiuReferenceNumber),
+        });
       return { status: to };
     },
     { timeout: 30_000 },

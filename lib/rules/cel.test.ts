@@ -7,7 +7,9 @@ import {
   referencedAggregates,
   validateRuleExpressions,
 } from "@/lib/rules/cel";
+import { DEMO_RULES } from "@/lib/rules/demo-rules";
 import type { TRuleDefinition } from "@/lib/rules/schemas";
+import { SANCTIONS_RULES } from "@/lib/sanctions/demo-sanctions";
 
 function rule(overrides: Partial<TRuleDefinition>): TRuleDefinition {
   return {
@@ -44,12 +46,12 @@ describe("compile and validate", () => {
 
   it("rejects a variable unknown for the subject", () => {
     expect(validateRuleExpressions(rule({ condition: "account.balance > 1" }))[0]).toMatch(
-      /Unknown variable: account.*may use transaction, user, merchant, aggregates/,
+      /unknown variable account \(a transaction rule may use transaction, user, merchant, aggregates\)/,
     );
     // `transaction` is not a variable of a user (onboarding) rule
     expect(
       validateRuleExpressions(rule({ subject: "user", condition: "transaction.amount > 1" }))[0],
-    ).toMatch(/Unknown variable: transaction/);
+    ).toMatch(/unknown variable transaction/);
     expect(validateRuleExpressions(rule({ subject: "user", condition: "user.status == 'blocked'" }))).toEqual(
       [],
     );
@@ -62,7 +64,7 @@ describe("compile and validate", () => {
         aggregates: { n: { function: "count", over: "transaction", groupBy: "userId", window: "24h" } },
       }),
     );
-    expect(errors).toEqual(["condition: aggregates.m is not defined by the rule"]);
+    expect(errors).toEqual(["condition: 1:21: aggregates.m is not defined by the rule"]);
   });
 
   it("rejects a non-bool condition and a bad where filter", () => {
@@ -81,7 +83,65 @@ describe("compile and validate", () => {
         },
       }),
     );
-    expect(errors).toEqual([expect.stringMatching(/^aggregates.n.where: Unknown variable: user/)]);
+    expect(errors).toEqual([
+      "aggregates.n.where: 1:1: unknown variable user (a where filter over transaction may use transaction)",
+    ]);
+  });
+
+  it("checks fields and types against the subject's declarations, with position and suggestion", () => {
+    const check = (condition: string, overrides: Partial<TRuleDefinition> = {}) =>
+      validateRuleExpressions(rule({ condition, ...overrides }));
+    expect(check("transaction.amout >= 10000")).toEqual([
+      "condition: 1:13: unknown field transaction.amout; did you mean amount?",
+    ]);
+    expect(check('transaction.amount >= "10000"')).toEqual([
+      'condition: 1:1: type mismatch in transaction.amount >= "10000": no operator double >= string',
+    ]);
+    // every unknown field is reported, nested ones with their full path
+    expect(check("transaction.card.binCountri == 'IR' || user.stauts == 'blocked'")).toEqual([
+      "condition: 1:18: unknown field transaction.card.binCountri; did you mean binCountry?",
+      "condition: 1:45: unknown field user.stauts; did you mean status?",
+    ]);
+    expect(check("transacton.amount > 1")[0]).toMatch(
+      /^condition: 1:1: unknown variable transacton; did you mean transaction\?/,
+    );
+    expect(check("sanctionScore(user.firstName) > 0.9")).toEqual([
+      "condition: 1:1: unknown function sanctionScore(); did you mean sanctionsScore?",
+    ]);
+    expect(check("inList(1, transaction.amount)")).toEqual([
+      "condition: 1:1: wrong arguments: inList(int, double); expected inList(string, dyn): bool",
+    ]);
+    // declared for the lists and currency work: baseAmount (optional), inList, sanctionsScore
+    expect(check("transaction.?baseAmount.orValue(0.0) >= 50000")).toEqual([]);
+    expect(check('inList("blocked-emails", user.?email.?email.orValue(""))')).toEqual([]);
+    expect(check("sanctionsScore(user.firstName + ' ' + user.lastName, user.dateOfBirth) > 0.9")).toEqual([]);
+    // a field the request may send as null compares with null
+    expect(check("transaction.userDeviceId == null || transaction.userDeviceId == 'd-1'")).toEqual([]);
+    // free-form maps, list macros and bare has() stay usable
+    expect(check("transaction.recipients.exists(r, r.amount > 5) && has(merchant)")).toEqual([]);
+    // aggregate paths are fields of the history row they read; sum needs a number
+    expect(
+      check("aggregates.a > 1", {
+        aggregates: {
+          a: { function: "sum", over: "transaction", groupBy: "usrId", window: "1h", field: "currencyCode" },
+        },
+      }),
+    ).toEqual([
+      "aggregates.a.groupBy: unknown field transaction.usrId; did you mean userId?",
+      "aggregates.a.field: transaction.currencyCode is a string; sum, avg, min and max need a number",
+    ]);
+    expect(
+      check("aggregates.v > 1", {
+        aggregates: {
+          v: { function: "sum", over: "transaction", groupBy: "userId", window: "1h", field: "baseAmount" },
+        },
+      }),
+    ).toEqual([]);
+  });
+
+  it("accepts every demo rule", () => {
+    for (const demo of [...DEMO_RULES, ...SANCTIONS_RULES])
+      expect([demo.id, validateRuleExpressions(demo)]).toEqual([demo.id, []]);
   });
 
   it("lists referenced aggregates", () => {

@@ -8,9 +8,22 @@
 //   empty map: `has(merchant.id)` is false, and `has(merchant)` (not valid CEL on its own) is
 //   accepted and rewritten to `size(merchant) > 0`.
 // - Optional chaining is on: `merchant.?status.orValue("") == "blocked"` never errors.
-import { Environment, type ASTNode } from "@marcbachmann/cel-js";
+import type { Environment, ASTNode } from "@marcbachmann/cel-js";
+import {
+  OVER_DECLARATIONS,
+  resolvePath as resolveDeclared,
+  SUBJECT_DECLARATIONS,
+  typeName,
+} from "@/lib/rules/rule-types";
 import type { TAggregateOver, TRuleDefinition, TRuleSubject } from "@/lib/rules/schemas";
 import { registerListFunctions } from "@/lib/lists/in-list";
+import {
+  closest,
+  newRuleEnvironment,
+  position,
+  typeCheck,
+  type TExpressionProblem,
+} from "@/lib/rules/type-check";
 import { sanctionsScore } from "@/lib/sanctions/score-context";
 
 /** Variables a condition may use, per rule subject (`aggregates` is always available). */
@@ -27,20 +40,8 @@ export class CelCompileError extends Error {}
 type TCelEnvironment = InstanceType<typeof Environment>;
 
 function createEnvironment(variables: readonly string[]): TCelEnvironment {
-  const env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false });
+  const env = newRuleEnvironment();
   for (const name of variables) env.registerVariable(name, "map");
-  const arithmetic: Record<string, (a: number, b: number) => number> = {
-    "+": (a, b) => a + b,
-    "-": (a, b) => a - b,
-    "*": (a, b) => a * b,
-    "/": (a, b) => a / b,
-  };
-  for (const [op, fn] of Object.entries(arithmetic)) {
-    env.registerOperator(`double ${op} int`, (a: number, b: bigint) => fn(a, Number(b)));
-    env.registerOperator(`int ${op} double`, (a: bigint, b: number) => fn(Number(a), b));
-  }
-  // Registers both operand orders and != too; ordering across int and double is built in.
-  env.registerOperator("int == double", (a: bigint, b: number) => Number(a) === b);
   return env;
 }
 
@@ -88,9 +89,12 @@ function walk(node: unknown, visit: (node: TAnyNode) => void): void {
   if (typeof node.args === "object" && node.args !== null) walk(node.args, visit);
 }
 
-/** `has(user)` → `(size(user) > 0)` for root variables, so absence of a whole record is testable. */
-function rewriteBareHas(source: string, ast: ASTNode, variables: readonly string[]): string {
-  const edits: Array<{ start: number; end: number; text: string }> = [];
+/** The `has(user)` calls on a root variable (not valid CEL on its own): their source ranges. */
+function bareHasCalls(
+  ast: ASTNode,
+  variables: readonly string[],
+): Array<{ start: number; end: number; name: string }> {
+  const calls: Array<{ start: number; end: number; name: string }> = [];
   walk(ast, (node) => {
     if (node.op !== "call" || !Array.isArray(node.args) || node.args[0] !== "has") return;
     const callArgs = node.args[1] as unknown[];
@@ -101,18 +105,30 @@ function rewriteBareHas(source: string, ast: ASTNode, variables: readonly string
       only.op === "id" &&
       variables.includes(only.args as string)
     ) {
-      edits.push({
-        start: node.range.start,
-        end: node.range.end,
-        text: `(size(${only.args as string}) > 0)`,
-      });
+      calls.push({ start: node.range.start, end: node.range.end, name: only.args as string });
     }
   });
+  return calls.sort((a, b) => b.start - a.start);
+}
+
+function replaceCalls(
+  source: string,
+  calls: Array<{ start: number; end: number; name: string }>,
+  text: (call: { start: number; end: number; name: string }) => string,
+): string {
   let out = source;
-  for (const edit of edits.sort((a, b) => b.start - a.start)) {
-    out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
-  }
+  for (const call of calls) out = out.slice(0, call.start) + text(call) + out.slice(call.end);
   return out;
+}
+
+/** `has(user)` → `(size(user) > 0)` for root variables, so absence of a whole record is testable. */
+function rewriteBareHas(source: string, ast: ASTNode, variables: readonly string[]): string {
+  return replaceCalls(source, bareHasCalls(ast, variables), (c) => `(size(${c.name}) > 0)`);
+}
+
+/** For the type checker: `has(user)` as a bool of the same length, so every position holds. */
+function padBareHas(source: string, ast: ASTNode, variables: readonly string[]): string {
+  return replaceCalls(source, bareHasCalls(ast, variables), (c) => "true".padEnd(c.end - c.start));
 }
 
 export type TCompiledExpression = {
@@ -166,33 +182,119 @@ export function compileWhere(over: TAggregateOver, source: string): TCompiledExp
   return compile(whereEnvironment(over), source, [over]);
 }
 
-/** Every problem with a rule's expressions, in words an operator can act on; empty when valid. */
-export function validateRuleExpressions(rule: TRuleDefinition): string[] {
-  const errors: string[] = [];
-  const defined = new Set(Object.keys(rule.aggregates ?? {}));
+/** One problem of a rule, at its field (`condition`, `aggregates.x.where`, ...), with the source range when known. */
+export type TRuleProblem = { field: string; message: string; start?: number; end?: number };
+
+type TCheckSpec = Parameters<typeof typeCheck>[1];
+
+/** Parse and type check; positions are printed `line:column` before the message. */
+function expressionProblems(field: string, source: string, spec: TCheckSpec): TRuleProblem[] {
+  let typed: ReturnType<typeof typeCheck>;
   try {
-    const condition = compileCondition(rule.subject, rule.condition);
-    for (const name of referencedAggregates(condition.ast)) {
-      if (name === null) errors.push("condition: aggregates must be accessed by name (aggregates.name)");
-      else if (!defined.has(name)) errors.push(`condition: aggregates.${name} is not defined by the rule`);
-    }
+    typed = typeCheck(source, spec);
   } catch (err) {
-    errors.push(`condition: ${(err as Error).message}${variableHint(err, rule.subject)}`);
+    return [{ field, message: `Syntax error: ${firstLine((err as Error).message)}` }];
   }
-  for (const [name, aggregate] of Object.entries(rule.aggregates ?? {})) {
-    if (!aggregate.where) continue;
-    try {
-      compileWhere(aggregate.over, aggregate.where);
-    } catch (err) {
-      errors.push(`aggregates.${name}.where: ${(err as Error).message}`);
-    }
+  if (typed.problems.length) {
+    return typed.problems.map((p: TExpressionProblem) => ({
+      field,
+      message: `${position(source, p.start)}: ${p.message}`,
+      start: p.start,
+      end: p.end,
+    }));
   }
-  return errors;
+  if (typed.type !== "bool" && typed.type !== "dyn") {
+    return [{ field, message: `Expression must be a bool, not ${typed.type}` }];
+  }
+  return [];
 }
 
-function variableHint(err: unknown, subject: TRuleSubject): string {
-  if (!(err instanceof Error) || !err.message.startsWith("Unknown variable")) return "";
-  return ` (a ${subject} rule may use ${[...SUBJECT_VARIABLES[subject], "aggregates"].join(", ")})`;
+const NUMERIC_FUNCTIONS = new Set(["sum", "avg", "min", "max"]);
+
+/** An aggregate's groupBy or field: a declared path of the history row it reads. */
+function aggregatePathProblem(
+  field: string,
+  over: TAggregateOver,
+  path: string,
+  numeric: boolean,
+): TRuleProblem | null {
+  const root = OVER_DECLARATIONS[over][over]!;
+  const segments = path.split(".");
+  for (let i = 0; i < segments.length; i++) {
+    const parent = resolveDeclared(root, segments.slice(0, i));
+    if (parent?.kind !== "object") break;
+    const key = segments[i]!;
+    if (!(key in parent.fields)) {
+      const suggestion = closest(key, Object.keys(parent.fields));
+      return {
+        field,
+        message: `unknown field ${over}.${segments.slice(0, i + 1).join(".")}${suggestion ? `; did you mean ${suggestion}?` : ""}`,
+      };
+    }
+  }
+  const type = resolveDeclared(root, segments);
+  if (numeric && type && type.kind !== "double" && type.kind !== "dyn") {
+    return { field, message: `${over}.${path} is a ${typeName(type)}; sum, avg, min and max need a number` };
+  }
+  return null;
+}
+
+/**
+ * Every problem with a rule's expressions, checked against the declared fields of its subject
+ * (lib/rules/rule-types.ts): syntax, unknown variables and fields, type mismatches, function
+ * signatures, aggregates the rule does not define, a condition that is not a bool.
+ */
+export function ruleProblems(
+  rule: Pick<TRuleDefinition, "subject" | "condition" | "aggregates">,
+): TRuleProblem[] {
+  const aggregates = rule.aggregates ?? {};
+  const problems = expressionProblems("condition", rule.condition, {
+    key: `subject:${rule.subject}`,
+    declarations: SUBJECT_DECLARATIONS[rule.subject],
+    aggregates: Object.keys(aggregates),
+    rewrite: (source, ast) => padBareHas(source, ast, SUBJECT_VARIABLES[rule.subject]),
+  });
+  // parsed, not checked, here: functions such as inList are registered at run time by their owners
+  if (
+    problems.length === 0 &&
+    referencedAggregates(conditionEnvironment(rule.subject).parse(rule.condition).ast).includes(null)
+  ) {
+    problems.push({ field: "condition", message: "aggregates must be accessed by name (aggregates.name)" });
+  }
+  for (const [name, aggregate] of Object.entries(aggregates)) {
+    const groupBy = aggregatePathProblem(
+      `aggregates.${name}.groupBy`,
+      aggregate.over,
+      aggregate.groupBy,
+      false,
+    );
+    if (groupBy) problems.push(groupBy);
+    if (aggregate.field) {
+      const numeric = NUMERIC_FUNCTIONS.has(aggregate.function);
+      const field = aggregatePathProblem(
+        `aggregates.${name}.field`,
+        aggregate.over,
+        aggregate.field,
+        numeric,
+      );
+      if (field) problems.push(field);
+    }
+    if (!aggregate.where) continue;
+    problems.push(
+      ...expressionProblems(`aggregates.${name}.where`, aggregate.where, {
+        key: `over:${aggregate.over}`,
+        declarations: OVER_DECLARATIONS[aggregate.over],
+        aggregates: null,
+        rewrite: (source, ast) => padBareHas(source, ast, [aggregate.over]),
+      }),
+    );
+  }
+  return problems;
+}
+
+/** Every problem with a rule's expressions as `<field>: <message>` lines; empty when valid. */
+export function validateRuleExpressions(rule: TRuleDefinition): string[] {
+  return ruleProblems(rule).map((p) => `${p.field}: ${p.message}`);
 }
 
 export type TCompiledRule = {

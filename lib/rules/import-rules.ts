@@ -14,7 +14,8 @@ export { RuleImportError } from "@/lib/rules/validate-rule";
 /**
  * Imports rules all-or-nothing: any invalid rule imports nothing and every bad rule is named.
  * Each imported rule gets a new immutable version, also when identical to the current one,
- * so the version history records every import.
+ * so the version history records every import; it becomes the live version with the file's status
+ * (decisions §2). Drafts saved in the dashboard stay drafts.
  */
 export async function importRules({
   clientId,
@@ -55,7 +56,8 @@ export async function importRules({
   if (errors.length) throw new RuleImportError(errors);
 
   await prisma.$transaction(async (tx) => {
-    for (const definition of definitions) await writeRuleVersion(tx, { clientId, definition, actor });
+    for (const definition of definitions)
+      await writeRuleVersion(tx, { clientId, definition, actor, publish: true });
   });
   return { imported: definitions.length };
 }

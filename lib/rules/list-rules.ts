@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { prisma } from "@/lib/db";
+import { shownVersions } from "@/lib/rules/shown-versions";
 
 export const ZRuleListItem = z.object({
   id: z.string(),
@@ -11,19 +12,22 @@ export const ZRuleListItem = z.object({
 });
 export type TRuleListItem = z.infer<typeof ZRuleListItem>;
 
-/** Every rule of the client with its current status, for GET /v1/rules. */
+/** Every rule of the client with its status and its live version's name, for GET /v1/rules. */
 export async function listRules({ clientId }: { clientId: string }): Promise<TRuleListItem[]> {
   const rules = await prisma.rule.findMany({
     where: { clientId },
     orderBy: [{ createdAt: "asc" }, { ruleId: "asc" }],
-    include: { versions: { orderBy: { version: "desc" }, take: 1, select: { name: true, riskLevel: true } } },
   });
-  return rules.map((rule) => ({
-    id: rule.ruleId,
-    name: rule.versions[0]?.name ?? rule.ruleId,
-    riskLevel: rule.versions[0]?.riskLevel ?? "n/a",
-    status: rule.status,
-    createdAt: rule.createdAt.getTime(),
-    updatedAt: rule.updatedAt.getTime(),
-  }));
+  const versions = await shownVersions(clientId, rules);
+  return rules.map((rule) => {
+    const shown = versions.get(rule.id);
+    return {
+      id: rule.ruleId,
+      name: shown?.name ?? rule.ruleId,
+      riskLevel: shown?.riskLevel ?? "n/a",
+      status: rule.status,
+      createdAt: rule.createdAt.getTime(),
+      updatedAt: rule.updatedAt.getTime(),
+    };
+  });
 }

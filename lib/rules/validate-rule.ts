@@ -1,9 +1,11 @@
 import { RECOMMENDED_ACTIONS } from "@/lib/clients/schemas";
 import { listReferenceErrors } from "@/lib/lists/list-references";
-import { validateRuleExpressions } from "@/lib/rules/cel";
+import { ruleProblems, type TRuleProblem } from "@/lib/rules/cel";
 import { ZRuleDefinition, type TRuleDefinition } from "@/lib/rules/schemas";
 
 export type TRuleError = { ruleId: string; message: string };
+
+const ZRuleExpressions = ZRuleDefinition.pick({ subject: true, condition: true, aggregates: true });
 
 /** Thrown when an import or edit contains invalid rules; nothing was written. */
 export class RuleImportError extends Error {
@@ -28,23 +30,44 @@ export function validateRuleDefinition(
   raw: unknown,
   enabledActions: readonly string[],
   listNames?: ReadonlySet<string>,
-): { definition: TRuleDefinition; errors: [] } | { definition: null; errors: string[] } {
+):
+  | { definition: TRuleDefinition; errors: []; problems: [] }
+  | { definition: null; errors: string[]; problems: TRuleProblem[] } {
+  const problems = definitionProblems(raw, enabledActions, listNames);
+  if (problems.length === 0) return { definition: ZRuleDefinition.parse(raw), errors: [], problems: [] };
+  return { definition: null, errors: problems.map((p) => `${p.field}: ${p.message}`), problems };
+}
+
+function definitionProblems(
+  raw: unknown,
+  enabledActions: readonly string[],
+  listNames: ReadonlySet<string> | undefined,
+): TRuleProblem[] {
   const parsed = ZRuleDefinition.safeParse(raw);
   if (!parsed.success) {
-    return {
-      definition: null,
-      errors: parsed.error.issues.map((i) => `${i.path.length ? i.path.join(".") : "rule"}: ${i.message}`),
-    };
+    // the expressions are still checked when their own fields are well-formed (an editor shows both)
+    const expressions = ZRuleExpressions.safeParse(raw);
+    const shape = parsed.error.issues.map((i) => ({
+      field: i.path.length ? i.path.join(".") : "rule",
+      // an empty required text reads as what it is, not as zod's "Too small: expected string ..."
+      message:
+        i.code === "too_small" && i.origin === "string" && Number(i.minimum) === 1 ? "Required" : i.message,
+    }));
+    return expressions.success ? [...shape, ...ruleProblems(expressions.data)] : shape;
   }
   const definition = parsed.data;
   // a client always has at least one action; an empty list is read as the default (all of them)
   if (enabledActions.length === 0) enabledActions = RECOMMENDED_ACTIONS;
-  const errors = validateRuleExpressions(definition);
-  if (listNames) errors.push(...listReferenceErrors(definition, listNames));
+  const problems = ruleProblems(definition);
+  // the lists a condition reads must exist (lib/lists), like any compile error
+  if (listNames && problems.length === 0)
+    for (const error of listReferenceErrors(definition, listNames))
+      problems.push({ field: "condition", message: error.replace(/^condition: /, "") });
   if (!enabledActions.includes(definition.recommendedAction)) {
-    errors.push(
-      `recommendedAction: ${definition.recommendedAction} is not enabled for this client (enabled: ${enabledActions.join(", ")})`,
-    );
+    problems.push({
+      field: "recommendedAction",
+      message: `${definition.recommendedAction} is not enabled for this client (enabled: ${enabledActions.join(", ")})`,
+    });
   }
-  return errors.length ? { definition: null, errors } : { definition, errors: [] };
+  return problems;
 }

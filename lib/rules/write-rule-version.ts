@@ -1,42 +1,61 @@
 import type { Tx } from "@/lib/db";
-import type { TRuleDefinition } from "@/lib/rules/schemas";
+import { EVALUATED_STATUSES, type TRuleDefinition, type TRuleStatus } from "@/lib/rules/schemas";
 
 export type TWrittenVersion = {
   ruleId: string;
   ruleRef: string;
   versionId: string;
   version: number;
+  /** The rule's status after the write (a draft leaves it as it was). */
   status: string;
+  /** The version screening uses after the write; null when none is published. */
+  liveVersion: number | null;
 };
 
 /**
  * Creates the rule on first sight, otherwise bumps its version; the increment takes the row lock,
  * so concurrent edits of one rule get distinct version numbers.
+ *
+ * `publish` makes the new version the live one with the definition's status (an import is a
+ * deployment: decisions §2, "re-importing an id creates a new version of that rule"). Without it
+ * the version is a draft: stored with status `draft`, and the rule keeps its live version and
+ * status, so saving a draft never changes what screens (a new rule starts as `draft`, not live).
  */
 export async function writeRuleVersion(
   tx: Tx,
-  { clientId, definition, actor }: { clientId: string; definition: TRuleDefinition; actor?: string },
+  {
+    clientId,
+    definition,
+    actor,
+    publish,
+  }: { clientId: string; definition: TRuleDefinition; actor?: string; publish: boolean },
 ): Promise<TWrittenVersion> {
   const now = new Date();
+  const status: TRuleStatus = publish ? definition.status : "draft";
   const rule = await tx.rule.upsert({
     where: { clientId_ruleId: { clientId, ruleId: definition.id } },
     create: {
       clientId,
       ruleId: definition.id,
       subject: definition.subject,
-      status: definition.status,
+      status,
       currentVersion: 1,
+      liveVersion: publish ? 1 : null,
       createdAt: now,
       updatedAt: now,
     },
     update: {
-      subject: definition.subject,
-      status: definition.status,
+      ...(publish && { subject: definition.subject, status }),
       currentVersion: { increment: 1 },
       updatedAt: now,
     },
-    select: { id: true, currentVersion: true },
+    select: { id: true, currentVersion: true, liveVersion: true, status: true },
   });
+  let { liveVersion } = rule;
+  if (publish && liveVersion !== rule.currentVersion) {
+    liveVersion = rule.currentVersion;
+    await tx.rule.update({ where: { id: rule.id }, data: { liveVersion } });
+  }
   const version = await tx.ruleVersion.create({
     data: {
       clientId,
@@ -44,7 +63,7 @@ export async function writeRuleVersion(
       version: rule.currentVersion,
       name: definition.name,
       subject: definition.subject,
-      status: definition.status,
+      status,
       riskLevel: definition.riskLevel,
       recommendedAction: definition.recommendedAction,
       reason: definition.reason,
@@ -60,8 +79,14 @@ export async function writeRuleVersion(
     ruleRef: rule.id,
     versionId: version.id,
     version: rule.currentVersion,
-    status: definition.status,
+    status: rule.status,
+    liveVersion,
   };
+}
+
+/** Whether a rule with this status and live version is evaluated by screenings. */
+export function isScreening(rule: { status: string; liveVersion: number | null }): boolean {
+  return rule.liveVersion !== null && EVALUATED_STATUSES.includes(rule.status as TRuleStatus);
 }
 
 type TVersionRow = {

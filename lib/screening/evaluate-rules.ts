@@ -17,6 +17,27 @@ export type TLoadedRule = {
   aggregates: Record<string, TAggregateDefinition>;
 };
 
+/** A stored rule version as the evaluator takes it, evaluated in `status`. */
+export function loadedRule(
+  rule: { ruleRef: string; ruleId: string; status: string },
+  v: Pick<TLoadedRule, "version" | "name" | "riskLevel" | "recommendedAction" | "reason" | "condition"> & {
+    id: string;
+    aggregates: unknown;
+  },
+): TLoadedRule {
+  return {
+    ...rule,
+    versionId: v.id,
+    version: v.version,
+    name: v.name,
+    riskLevel: v.riskLevel,
+    recommendedAction: v.recommendedAction,
+    reason: v.reason,
+    condition: v.condition,
+    aggregates: (v.aggregates ?? {}) as Record<string, TAggregateDefinition>,
+  };
+}
+
 export type TEvaluatedRule = {
   ruleId: string;
   ruleRef: string;

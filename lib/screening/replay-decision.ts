@@ -1,8 +1,9 @@
 import { prisma } from "@/lib/db";
 import { evaluateWithLists, recordedListSource, type TListLookup } from "@/lib/lists/in-list";
-import type { TAggregateDefinition, TRuleSubject } from "@/lib/rules/schemas";
+import type { TRuleSubject } from "@/lib/rules/schemas";
 import {
   evaluateRule,
+  loadedRule,
   outcomeOf,
   type TEvaluatedRule,
   type TLoadedRule,
@@ -47,20 +48,8 @@ export async function replayDecision({
     recorded.map((entry) => {
       const v = byId.get(entry.versionId);
       if (!v) return { ...entry, triggered: false, error: "rule version no longer exists" };
-      const rule: TLoadedRule = {
-        ruleRef: v.ruleRef,
-        ruleId: v.rule.ruleId,
-        // the status the rule had when screened, not the version's own (a later status edit is a new version)
-        status: entry.status,
-        versionId: v.id,
-        version: v.version,
-        name: v.name,
-        riskLevel: v.riskLevel,
-        recommendedAction: v.recommendedAction,
-        reason: v.reason,
-        condition: v.condition,
-        aggregates: v.aggregates as Record<string, TAggregateDefinition>,
-      };
+      // the status the rule had when screened, not the version's own (a later status edit is a new version)
+      const rule = loadedRule({ ruleRef: v.ruleRef, ruleId: v.rule.ruleId, status: entry.status }, v);
       rules.push(rule);
       // an aggregate that could not be computed stays an error: there is no value to replay
       if (entry.error?.startsWith("aggregates.")) return { ...entry, triggered: false };

@@ -41,13 +41,13 @@ export type TRunRulesResult = {
   evaluated: TEvaluatedRule[];
 };
 
-/** The client's evaluated rules (active, dry-run, muted) for a subject at their current versions: one query. */
+/** The client's evaluated rules (active, dry-run, muted) for a subject at their live versions: one query. */
 async function loadRules(tx: Tx, clientId: string, subject: TSubject): Promise<TLoadedRule[]> {
   return tx.$queryRaw<TLoadedRule[]>(Prisma.sql`
     SELECT r."id" AS "ruleRef", r."ruleId", r."status", v."id" AS "versionId", v."version", v."name",
            v."riskLevel", v."recommendedAction", v."reason", v."condition", v."aggregates"
     FROM "rules" r
-    JOIN "rule_versions" v ON v."ruleRef" = r."id" AND v."version" = r."currentVersion"
+    JOIN "rule_versions" v ON v."ruleRef" = r."id" AND v."version" = r."liveVersion"
     WHERE r."clientId" = ${clientId} AND r."subject" = ${subject} AND r."status" IN ('active', 'dry-run', 'muted')
     ORDER BY r."ruleId"`);
 }

@@ -6,6 +6,7 @@ export function confirmChargeback(input: {
   clientId: string;
   transactionId: string;
   feedback?: string;
+  closeAlerts?: boolean;
   confirmer: TDashboardActor;
 }): Promise<TConfirmation> {
   return confirmTransaction({ ...input, kind: "chargeback" });

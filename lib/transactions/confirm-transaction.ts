@@ -3,6 +3,7 @@ import { prisma } from "@/lib/db";
 import { notFound } from "@/lib/http/errors";
 import { parseWith } from "@/lib/http/with-client";
 import { actorLabel, type TDashboardActor } from "@/lib/alerts/actor";
+import { settleAlerts } from "@/lib/alerts/settle-alerts";
 import { emitWebhookEvent } from "@/lib/webhooks/payloads";
 
 export type TConfirmationKind = "fraud" | "chargeback";
@@ -15,11 +16,15 @@ export type TConfirmation = {
   confirmedBy: string;
   confirmedAt: number;
   feedback: string;
+  /** Unsettled alerts of the transaction confirmed with this verdict (alert.reviewed each). */
+  alertsClosed: number;
 };
 
 export const ZConfirmTransaction = z.object({
   transactionId: z.string().min(1),
-  feedback: z.string().trim().max(5000).default(""),
+  // a confirmation is a verdict: its reasons are part of the record (issue 14)
+  feedback: z.string({ error: "A note is required" }).trim().min(1, "A note is required").max(5000),
+  closeAlerts: z.boolean().default(true),
 });
 
 const EVENT = { fraud: "transaction.confirmedFraud", chargeback: "transaction.confirmedChargeback" } as const;
@@ -34,12 +39,15 @@ export async function confirmTransaction(input: {
   transactionId: string;
   kind: TConfirmationKind;
   feedback?: string;
+  /** Default true: the transaction's open alerts are confirmed with the same note. */
+  closeAlerts?: boolean;
   confirmer: TDashboardActor;
 }): Promise<TConfirmation> {
   const { clientId, kind, confirmer } = input;
-  const { transactionId, feedback } = parseWith(ZConfirmTransaction, {
+  const { transactionId, feedback, closeAlerts } = parseWith(ZConfirmTransaction, {
     transactionId: input.transactionId,
     feedback: input.feedback,
+    closeAlerts: input.closeAlerts,
   });
   const confirmedBy = actorLabel(confirmer);
   return prisma.$transaction(async (tx) => {
@@ -50,8 +58,32 @@ export async function confirmTransaction(input: {
     if (!current) throw notFound("/transactionId", "Transaction not found");
     const now = new Date();
     const already = kind === "fraud" ? current.isFraud : current.isChargeback;
-    if (already)
-      return { transactionId, kind, changed: false, confirmedBy, confirmedAt: now.getTime(), feedback };
+    const settle = async () =>
+      closeAlerts
+        ? (
+            await settleAlerts(tx, {
+              clientId,
+              where: { transactionId },
+              status: "confirmed",
+              feedback,
+              reviewer: confirmer,
+              cause: EVENT[kind],
+            })
+          ).length
+        : 0;
+    if (already) {
+      // marked before: no second webhook, but alerts still open get the verdict when asked
+      const alertsClosed = await settle();
+      return {
+        transactionId,
+        kind,
+        changed: false,
+        confirmedBy,
+        confirmedAt: now.getTime(),
+        feedback,
+        alertsClosed,
+      };
+    }
 
     await tx.transaction.update({
       where: { clientId_id: { clientId, id: transactionId } },
@@ -92,10 +124,19 @@ export async function confirmTransaction(input: {
         action: EVENT[kind],
         entityType: "transaction",
         entityId: transactionId,
-        details: { feedback },
+        details: { feedback, closeAlerts },
         createdAt: now,
       },
     });
-    return { transactionId, kind, changed: true, confirmedBy, confirmedAt: now.getTime(), feedback };
+    const alertsClosed = await settle();
+    return {
+      transactionId,
+      kind,
+      changed: true,
+      confirmedBy,
+      confirmedAt: now.getTime(),
+      feedback,
+      alertsClosed,
+    };
   });
 }

@@ -5,7 +5,7 @@ import { RISK_LEVELS } from "@/lib/alerts/schemas";
 import { STORED_USER_STATUSES } from "@/lib/users/schemas";
 
 // Dashboard users list (not part of /v1): search by id, name or email prefix, status filter, keyset by id;
-// each user with the risk a reviewer acts on, the open alerts and the last activity.
+// each user with the risk a reviewer acts on, the open cases and alerts and the last activity.
 
 const emptyAsUndefined = (v: unknown) => (v === "" || v === null ? undefined : v);
 
@@ -30,6 +30,8 @@ export type TUserListItem = {
   riskSource: TRiskSource | null;
   /** Alerts not yet settled (open or escalated). */
   openAlerts: number;
+  /** The user's cases not yet closed (a reviewer works a person through them). */
+  openCases: number;
   /** The latest transaction or event, else the user's creation. */
   lastActivityAt: number;
   createdAt: number;
@@ -58,6 +60,7 @@ type TUserRow = {
   createdAt: Date;
   updatedAt: Date;
   openAlerts: number;
+  openCases: number;
   openLevelRank: number | null;
   lastTransactionLevel: string | null;
   lastActivityAt: Date | null;
@@ -99,7 +102,7 @@ export async function listUsers({
       FROM users WHERE ${Prisma.join(conditions, " AND ")}
       ORDER BY id LIMIT ${query.limit + 1}
     )
-    SELECT p.*, oa."openAlerts", oa."openLevelRank", lt."riskLevel" AS "lastTransactionLevel",
+    SELECT p.*, oa."openAlerts", oa."openLevelRank", oc."openCases", lt."riskLevel" AS "lastTransactionLevel",
       GREATEST(lt."occurredAt", ev."occurredAt", p."createdAt") AS "lastActivityAt"
     FROM page p
     LEFT JOIN LATERAL (
@@ -107,6 +110,10 @@ export async function listUsers({
       FROM alerts a
       WHERE a."clientId" = ${clientId} AND a."userId" = p.id AND a.status = ANY(${UNSETTLED_ALERT_STATUSES}::text[])
     ) oa ON true
+    LEFT JOIN LATERAL (
+      SELECT count(*)::int AS "openCases" FROM cases c
+      WHERE c."clientId" = ${clientId} AND c."subjectType" = 'user' AND c."subjectId" = p.id AND c.status <> 'closed'
+    ) oc ON true
     LEFT JOIN LATERAL (
       SELECT t."riskLevel", t."occurredAt" FROM transactions t
       WHERE t."clientId" = ${clientId} AND t."userId" = p.id ORDER BY t."occurredAt" DESC LIMIT 1
@@ -127,6 +134,7 @@ export async function listUsers({
       status: u.status,
       ...riskOf(u),
       openAlerts: u.openAlerts,
+      openCases: u.openCases,
       lastActivityAt: (u.lastActivityAt ?? u.createdAt).getTime(),
       createdAt: u.createdAt.getTime(),
       updatedAt: u.updatedAt.getTime(),

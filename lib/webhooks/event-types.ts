@@ -10,10 +10,15 @@ export const WEBHOOK_EVENT_TYPES = [
   "alert.reviewed",
   "transaction.confirmedFraud",
   "transaction.confirmedChargeback",
+  "case.created",
+  "case.closed",
 ] as const;
 export type TWebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
-/** The documented set for business clients; consumer-facing clients may subscribe to every type. */
+/**
+ * The documented set for business clients; consumer-facing clients may subscribe to every type.
+ * Cases group the alerts business clients already receive, so their events are in both sets (decisions §12).
+ */
 export const BUSINESS_EVENT_TYPES: readonly TWebhookEventType[] = [
   "transaction.screened",
   "merchant.screened",
@@ -21,6 +26,8 @@ export const BUSINESS_EVENT_TYPES: readonly TWebhookEventType[] = [
   "alert.reviewed",
   "transaction.confirmedFraud",
   "transaction.confirmedChargeback",
+  "case.created",
+  "case.closed",
 ];
 
 export function allowedEventTypes(clientType: "business" | "consumer"): readonly TWebhookEventType[] {

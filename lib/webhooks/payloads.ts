@@ -49,6 +49,32 @@ export type TUserStatusPayload<S extends "blocked" | "active"> = {
   updatedAt: number;
 };
 
+/** case.created is written by the database (migration 20261125040000_cases); case.closed by lib/cases/close-case.ts. */
+export type TCaseSubject = { type: "user" | "merchant" | "transaction"; id: string };
+
+export type TCaseCreatedPayload = {
+  caseId: string;
+  subject: TCaseSubject;
+  status: "open";
+  priority: string;
+  dueAt: number;
+  createdAt: number;
+  alertIds: string[];
+};
+
+export type TCaseClosedPayload = {
+  caseId: string;
+  subject: TCaseSubject;
+  status: "closed";
+  priority: string;
+  outcome: string;
+  note: string;
+  closedBy: string;
+  closedAt: number;
+  reportId: string | null;
+  alertIds: string[];
+};
+
 export type TWebhookPayloads = {
   "transaction.screened": TRiskAssessmentPayload;
   "user.screened": TRiskAssessmentPayload;
@@ -61,6 +87,8 @@ export type TWebhookPayloads = {
   "transaction.confirmedChargeback": TTransactionConfirmedPayload;
   "user.status.block": TUserStatusPayload<"blocked">;
   "user.status.unblock": TUserStatusPayload<"active">;
+  "case.created": TCaseCreatedPayload;
+  "case.closed": TCaseClosedPayload;
 };
 
 /**

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { POST as postUser } from "@/app/v1/user/route";
 import { createDashboardApiKey, revokeDashboardApiKey } from "@/lib/admin/api-keys";
-import { changeRuleStatus } from "@/lib/admin/change-rule-status";
+import { changeRuleStatus, publishRule } from "@/lib/admin/change-rule-status";
 import { saveRule } from "@/lib/admin/save-rule";
 import { updateClientSettings } from "@/lib/admin/settings";
 import { createTeamMember, disableTeamMember, unlockTeamMember } from "@/lib/admin/team";
@@ -135,7 +135,7 @@ describe("every audited change commits with its audit row", () => {
     await atomically("api_key.revoked", () => revokeDashboardApiKey(admin, { id: key.id }));
   });
 
-  it("rules: save and change status", async () => {
+  it("rules: save a draft, publish it, switch it off", async () => {
     const definition = {
       id: "ATOMIC-1",
       name: "Big amount",
@@ -149,7 +149,10 @@ describe("every audited change commits with its audit row", () => {
     };
     await atomically("rule.created", () => saveRule(admin, { definition }));
     await atomically("rule.published", () =>
-      changeRuleStatus(admin, { ruleId: "ATOMIC-1", status: "active" }),
+      publishRule(admin, { ruleId: "ATOMIC-1", version: 1, status: "active" }),
+    );
+    await atomically("rule.switched_off", () =>
+      changeRuleStatus(admin, { ruleId: "ATOMIC-1", status: "inactive" }),
     );
   });
 

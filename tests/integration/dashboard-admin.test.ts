@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { POST as postTransaction } from "@/app/v1/transaction/route";
 import { createDashboardApiKey, listApiKeys, revokeDashboardApiKey } from "@/lib/admin/api-keys";
-import { changeRuleStatus } from "@/lib/admin/change-rule-status";
+import { changeRuleStatus, publishRule } from "@/lib/admin/change-rule-status";
 import { getRuleDetail } from "@/lib/admin/get-rule-detail";
 import { listRulesWithHits } from "@/lib/admin/list-rules-with-hits";
 import { saveRule } from "@/lib/admin/save-rule";
@@ -16,7 +16,7 @@ import {
 } from "@/lib/admin/webhooks";
 import { ForbiddenError, type TSessionUser } from "@/lib/auth/session";
 import { authenticateApiKey } from "@/lib/auth/api-keys";
-import { runBacktestBatch } from "@/lib/backtest/run-backtest-batch";
+import { continueBacktest, latestBacktest, startBacktest } from "@/lib/backtest/run-backtest";
 import { prisma } from "@/lib/db";
 import { ApiError } from "@/lib/http/errors";
 import { RuleImportError } from "@/lib/rules/validate-rule";
@@ -102,7 +102,7 @@ describe("rules", () => {
     });
     expect(unknownVar.valid).toBe(false);
     expect(unknownVar.errors[0]).toMatchObject({ field: "condition" });
-    expect(unknownVar.errors[0]!.message).toMatch(/Unknown variable/);
+    expect(unknownVar.errors[0]!.message).toMatch(/unknown variable foo/);
 
     const syntax = await validateRuleDraft(admin, {
       definition: draft({ condition: "transaction.amount >" }),
@@ -113,7 +113,34 @@ describe("rules", () => {
       definition: draft({ condition: "aggregates.nope > 1" }),
     });
     expect(undefinedAgg.errors).toEqual([
-      { field: "condition", message: "aggregates.nope is not defined by the rule" },
+      { field: "condition", message: "1:12: aggregates.nope is not defined by the rule", start: 11, end: 15 },
+    ]);
+    // a typo is located in the source, with a suggestion; an empty name is "Required"
+    const typo = await validateRuleDraft(admin, {
+      definition: draft({ name: "", condition: "transaction.amout >= 10000", aggregates: undefined }),
+    });
+    expect(typo).toEqual({
+      valid: false,
+      errors: [
+        { field: "name", message: "Required" },
+        {
+          field: "condition",
+          message: "1:13: unknown field transaction.amout; did you mean amount?",
+          start: 12,
+          end: 17,
+        },
+      ],
+    });
+    const typoOnly = await validateRuleDraft(admin, {
+      definition: draft({ condition: "transaction.amout >= 10000", aggregates: undefined }),
+    });
+    expect(typoOnly.errors).toEqual([
+      {
+        field: "condition",
+        message: "1:13: unknown field transaction.amout; did you mean amount?",
+        start: 12,
+        end: 17,
+      },
     ]);
 
     const badWhere = await validateRuleDraft(admin, {
@@ -138,10 +165,12 @@ describe("rules", () => {
     expect(second.version).toBe(2);
 
     const detail = await getRuleDetail(officer, { ruleId: "BIG-REPEAT" });
+    // a save is a draft whatever status the form sent: publishing picks the live status
     expect(detail.versions.map((v) => [v.version, v.definition.reason, v.definition.status])).toEqual([
-      [2, "edited", "dry-run"],
+      [2, "edited", "draft"],
       [1, "Two or more big payments within a day", "draft"],
     ]);
+    expect(detail).toMatchObject({ status: "draft", liveVersion: null, screening: false, editingVersion: 2 });
     const audit = await prisma.auditLog.findMany({
       where: { clientId: a.clientId, entityType: "rule", entityId: "BIG-REPEAT" },
       orderBy: { createdAt: "asc" },
@@ -163,113 +192,123 @@ describe("rules", () => {
 
   it("publishing is admin-only; reporting officers cannot write rules", async () => {
     expect(
-      await rejected(changeRuleStatus(reviewer, { ruleId: "BIG-REPEAT", status: "active" })),
-    ).toBeInstanceOf(ForbiddenError);
-    expect(
-      await rejected(saveRule(reviewer, { ruleId: "BIG-REPEAT", definition: draft({ status: "active" }) })),
+      await rejected(publishRule(reviewer, { ruleId: "BIG-REPEAT", version: 2, status: "active" })),
     ).toBeInstanceOf(ForbiddenError);
     expect(await rejected(saveRule(officer, { ruleId: "BIG-REPEAT", definition: draft() }))).toBeInstanceOf(
       ForbiddenError,
     );
+    // a reviewer may trial a version in dry-run (it decides nothing)
+    await publishRule(reviewer, { ruleId: "BIG-REPEAT", version: 2, status: "dry-run" });
     expect((await getRuleDetail(admin, { ruleId: "BIG-REPEAT" })).status).toBe("dry-run");
 
     await saveRule(admin, {
-      definition: draft({
-        id: "LIVE",
-        condition: "transaction.amount > 1000000",
-        aggregates: undefined,
-        status: "active",
-      }),
+      definition: draft({ id: "LIVE", condition: "transaction.amount > 1000000", aggregates: undefined }),
     });
-    // an active rule is the admin's too: a reviewer cannot edit or unpublish it
-    expect(
-      await rejected(
-        saveRule(reviewer, {
-          ruleId: "LIVE",
-          definition: draft({ id: "LIVE", aggregates: undefined, condition: "true" }),
-        }),
-      ),
-    ).toBeInstanceOf(ForbiddenError);
+    await publishRule(admin, { ruleId: "LIVE", version: 1, status: "active" });
+    // a reviewer may draft an edit of an active rule (it changes nothing), never switch it off
+    const drafted = await saveRule(reviewer, {
+      ruleId: "LIVE",
+      definition: draft({ id: "LIVE", aggregates: undefined, condition: "true" }),
+    });
+    expect(drafted).toMatchObject({ version: 2, status: "active", liveVersion: 1 });
     expect(await rejected(changeRuleStatus(reviewer, { ruleId: "LIVE", status: "inactive" }))).toBeInstanceOf(
       ForbiddenError,
     );
+    expect(
+      await rejected(publishRule(reviewer, { ruleId: "LIVE", version: 2, status: "dry-run" })),
+    ).toBeInstanceOf(ForbiddenError);
   });
 
-  it("backtests a rule version over stored history with aggregates as of each transaction", async () => {
-    // u-1: big, small, big (2 big within 24h -> fires on the third), then big 3 days later (alone -> no)
+  it("backtests a draft against the live version over stored history, aggregates as of each transaction", async () => {
+    // u-1: big, small, big, then big 3 days later; u-2: two big ones 30 h apart
     await screen(a, "h1", 1500, BASE);
     await screen(a, "h2", 20, BASE + HOUR);
     await screen(a, "h3", 2500, BASE + 2 * HOUR);
     await screen(a, "h4", 3000, BASE + 72 * HOUR);
-    // u-2: two big ones 30 h apart: never two in a window
     await screen(a, "h5", 5000, BASE, "u-2");
     await screen(a, "h6", 5000, BASE + 30 * HOUR, "u-2");
-    // outside the chosen period
     await screen(a, "h7", 9000, BASE + 2 * HOUR + 1, "u-1");
+    await screen(a, "h8", 9000, BASE + 200 * HOUR, "u-1"); // outside the period
 
-    const hits: string[] = [];
-    let cursor: string | undefined;
-    let total: number | null = null;
-    let processed = 0;
+    // live (v2, dry-run): 2+ payments >= 1000 within 24h -> h3, h7
+    // draft (v3): amount >= 2600 and 2+ payments >= 1000 within 72h -> h7, h4, h6
+    const saved = await saveRule(reviewer, {
+      ruleId: "BIG-REPEAT",
+      definition: draft({
+        condition: "transaction.amount >= 2600 && aggregates.big72h >= 2",
+        aggregates: {
+          big72h: {
+            function: "count",
+            over: "transaction",
+            groupBy: "userId",
+            window: "72h",
+            where: "transaction.amount >= 1000",
+          },
+        },
+      }),
+    });
+    expect(saved).toMatchObject({ version: 3, liveVersion: 2 });
+
+    let run = await startBacktest(reviewer, { ruleId: "BIG-REPEAT", from: BASE, to: BASE + 100 * HOUR });
+    expect(run).toMatchObject({
+      draftVersion: 3,
+      liveVersion: 2,
+      liveStatus: "dry-run",
+      total: 7,
+      state: "running",
+    });
     let batches = 0;
-    do {
-      const batch = await runBacktestBatch(reviewer, {
-        ruleId: "BIG-REPEAT",
-        from: BASE,
-        to: BASE + 100 * HOUR,
-        cursor,
-        batchSize: 2,
-      });
-      if (batches === 0) total = batch.total;
+    while (run.state === "running") {
+      run = await continueBacktest(reviewer, { runId: run.id, batchSize: 2 });
       batches++;
-      processed += batch.processed;
-      hits.push(...batch.hits.map((h) => h.transactionId));
-      expect(batch.errors).toBe(0);
-      cursor = batch.nextCursor ?? undefined;
-    } while (cursor);
-    expect(total).toBe(7);
-    expect(processed).toBe(7);
-    expect(batches).toBeGreaterThanOrEqual(4);
-    // h7 (2 h after BASE, within 24h of h1/h3) counts h1, h3, h7: fires; h3 sees h1+h3: fires
-    expect(hits.sort()).toEqual(["h3", "h7"]);
+    }
+    expect(batches).toBe(4);
+    expect(run).toMatchObject({
+      state: "done",
+      processed: 7,
+      draftHits: 3,
+      liveHits: 2,
+      onlyDraft: 2,
+      onlyLive: 1,
+      both: 1,
+      draftErrors: 0,
+      liveErrors: 0,
+      firstError: null,
+    });
+    const ids = (list: Array<{ subjectId: string }>) => list.map((h) => h.subjectId).sort();
+    expect(ids(run.samples.onlyDraft)).toEqual(["h4", "h6"]);
+    expect(ids(run.samples.onlyLive)).toEqual(["h3"]);
+    expect(run.samples.both).toEqual([
+      { subjectId: "h7", occurredAt: BASE + 2 * HOUR + 1, amount: "9000", currencyCode: "EUR" },
+    ]);
 
-    const narrow = await runBacktestBatch(admin, {
+    // kept until the next run, for every role that reads rules; a finished run takes no more batches
+    expect(await latestBacktest(officer, { ruleId: "BIG-REPEAT" })).toEqual(run);
+    expect(await continueBacktest(admin, { runId: run.id })).toEqual(run);
+    // the next run replaces it: v1 (the first draft) over two hours, stopped after one batch
+    const v1 = await startBacktest(admin, {
       ruleId: "BIG-REPEAT",
+      version: 1,
       from: BASE,
       to: BASE + 2 * HOUR,
-      batchSize: 100,
     });
-    expect(narrow.total).toBe(4);
-    expect(narrow.hits.map((h) => [h.transactionId, h.amount])).toEqual([["h3", "2500"]]);
-
-    // the earlier version (draft v1) can be backtested too
-    const v1 = (await getRuleDetail(admin, { ruleId: "BIG-REPEAT" })).versions.find((v) => v.version === 1)!;
-    const old = await runBacktestBatch(admin, {
-      ruleId: "BIG-REPEAT",
-      versionId: v1.id,
-      from: BASE,
-      to: BASE + 2 * HOUR,
-    });
-    expect(old.version).toBe(1);
+    expect(v1).toMatchObject({ draftVersion: 1, total: 4, processed: 0 });
+    await continueBacktest(admin, { runId: v1.id, batchSize: 1 });
+    const stopped = await continueBacktest(admin, { runId: v1.id, stop: true });
+    expect(stopped).toMatchObject({ state: "stopped", processed: 1 });
+    expect((await latestBacktest(admin, { ruleId: "BIG-REPEAT" }))?.id).toBe(v1.id);
+    expect(await prisma.backtestRun.count({ where: { clientId: a.clientId } })).toBe(1);
   });
 
   it("lists rules with alert hit counts", async () => {
     await saveRule(admin, {
-      definition: draft({
-        id: "ANY",
-        condition: "transaction.amount > 0",
-        aggregates: undefined,
-        status: "active",
-      }),
+      definition: draft({ id: "ANY", condition: "transaction.amount > 0", aggregates: undefined }),
     });
+    await publishRule(admin, { ruleId: "ANY", version: 1, status: "active" });
     await saveRule(reviewer, {
-      definition: draft({
-        id: "SHADOW",
-        condition: "transaction.amount > 5",
-        aggregates: undefined,
-        status: "dry-run",
-      }),
+      definition: draft({ id: "SHADOW", condition: "transaction.amount > 5", aggregates: undefined }),
     });
+    await publishRule(reviewer, { ruleId: "SHADOW", version: 1, status: "dry-run" });
     await screen(a, "now-1", 10, Date.now() - 60_000, "u-9");
     await screen(a, "now-2", 1, Date.now() - 30_000, "u-9");
     const rows = await listRulesWithHits(officer);
@@ -291,7 +330,11 @@ describe("rules", () => {
     await expectNotFound(getRuleDetail(adminB, { ruleId: "BIG-REPEAT" }));
     await expectNotFound(changeRuleStatus(adminB, { ruleId: "BIG-REPEAT", status: "active" }));
     await expectNotFound(saveRule(adminB, { ruleId: "BIG-REPEAT", definition: draft() }));
-    await expectNotFound(runBacktestBatch(adminB, { ruleId: "BIG-REPEAT", from: BASE, to: BASE + HOUR }));
+    await expectNotFound(publishRule(adminB, { ruleId: "BIG-REPEAT", version: 1, status: "dry-run" }));
+    await expectNotFound(startBacktest(adminB, { ruleId: "BIG-REPEAT", from: BASE, to: BASE + HOUR }));
+    await expectNotFound(latestBacktest(adminB, { ruleId: "BIG-REPEAT" }));
+    const runA = await latestBacktest(admin, { ruleId: "BIG-REPEAT" });
+    await expectNotFound(continueBacktest(adminB, { runId: runA!.id }));
     expect((await listRulesWithHits(adminB)).length).toBe(0);
   });
 });

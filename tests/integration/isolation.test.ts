@@ -16,6 +16,7 @@ const { prisma } = await import("@/lib/db");
 const { FEATURES } = await import("@/lib/clients/schemas");
 const { importRules } = await import("@/lib/rules/import-rules");
 const { createDashboardUser } = await import("@/lib/dashboard-users/create-dashboard-user");
+const { startBacktest } = await import("@/lib/backtest/run-backtest");
 const { call, createTestClient } = await import("@/tests/factories");
 const { countAllRows, discoverActions, discoverDashboardRoutes, discoverRoutes, expectContractError } =
   await import("@/tests/support/fuzz-routes");
@@ -37,7 +38,9 @@ type TTenant = {
     comment: string;
     report: string;
     rule: string;
+    backtest: string;
     alert: string;
+    case: string;
     subscription: string;
     delivery: string;
     apiKey: string;
@@ -171,6 +174,10 @@ async function seedTenant(prefix: string): Promise<TTenant> {
         name: `${p} ${role}`,
       })
     ).userId;
+  const backtest = await startBacktest(
+    { id: dashboard.admin, clientId, email: `${p}-admin@example.test`, name: null, role: "admin" },
+    { ruleId: `${p}-RULE`, from: Date.now() - 86_400_000, to: Date.now() },
+  );
   return {
     prefix,
     clientId,
@@ -186,7 +193,9 @@ async function seedTenant(prefix: string): Promise<TTenant> {
       comment: String(comment.id),
       report: String(report.reportId),
       rule: `${p}-RULE`,
+      backtest: backtest.id,
       alert: alert.id,
+      case: alert.caseId!,
       subscription: String(sub.subscription.id),
       delivery: delivery.id,
       apiKey: key.id,
@@ -217,7 +226,10 @@ async function stateOf(t: TTenant) {
     users: await prisma.user.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
     transactions: await prisma.transaction.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
     alerts: await prisma.alert.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
+    cases: await prisma.case.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
+    caseEvents: await prisma.caseEvent.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
     rules: await prisma.rule.findMany({ where: { clientId }, orderBy: { ruleId: "asc" } }),
+    backtests: await prisma.backtestRun.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
     reports: await prisma.report.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
     subscriptions: await prisma.webhookSubscription.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
     deliveries: await prisma.webhookDelivery.findMany({ where: { clientId }, orderBy: { id: "asc" } }),
@@ -235,6 +247,7 @@ function expectNothingOf(t: TTenant, body: unknown, context: string) {
   expect(text.includes(t.prefix), `${context} leaks ${t.prefix}: ${text.slice(0, 400)}`).toBe(false);
   for (const id of [
     t.ids.alert,
+    t.ids.case,
     t.ids.delivery,
     t.ids.apiKey,
     t.ids.subscription,
@@ -253,6 +266,7 @@ type TV1Case = {
   status?: number;
 };
 const V1_MATRIX: Record<string, TV1Case[]> = {
+  "GET /v1/cases/{caseId}": [{ params: (a) => ({ caseId: a.ids.case }) }],
   "GET /v1/comments/user/{userId}": [{ params: (a) => ({ userId: a.ids.user }) }],
   "POST /v1/comments/user/{userId}": [
     {
@@ -352,6 +366,7 @@ type TDashCase = {
   query?: (a: TTenant) => Record<string, string>;
 };
 const DASHBOARD_MATRIX: Record<string, TDashCase[]> = {
+  "GET /dashboard-api/alerts/{alertId}": [{ role: "reviewer", params: (a) => ({ alertId: a.ids.alert }) }],
   "POST /dashboard-api/alerts/{alertId}/assign": [
     { role: "reviewer", params: (a) => ({ alertId: a.ids.alert }), body: () => ({ assign: true }) },
   ],
@@ -361,6 +376,36 @@ const DASHBOARD_MATRIX: Record<string, TDashCase[]> = {
       params: (a) => ({ alertId: a.ids.alert }),
       body: () => ({ status: "confirmed", feedback: "b" }),
     },
+  ],
+  "GET /dashboard-api/cases/{caseId}": [
+    { role: "reviewer", params: (a) => ({ caseId: a.ids.case }) },
+    { role: "reporting_officer", params: (a) => ({ caseId: a.ids.case }) },
+  ],
+  "POST /dashboard-api/cases/{caseId}/assign": [
+    { role: "reviewer", params: (a) => ({ caseId: a.ids.case }), body: () => ({ assigneeId: null }) },
+  ],
+  "POST /dashboard-api/cases/{caseId}/comment": [
+    { role: "reviewer", params: (a) => ({ caseId: a.ids.case }), body: () => ({ comment: "b" }) },
+  ],
+  "POST /dashboard-api/cases/{caseId}/alerts": [
+    {
+      role: "reviewer",
+      params: (a) => ({ caseId: a.ids.case }),
+      body: () => ({ status: "cleared", note: "b" }),
+    },
+  ],
+  "POST /dashboard-api/cases/{caseId}/close": [
+    {
+      role: "reviewer",
+      params: (a) => ({ caseId: a.ids.case }),
+      body: () => ({ outcome: "false_positive", note: "b" }),
+    },
+  ],
+  "POST /dashboard-api/cases/{caseId}/escalate": [
+    { role: "reviewer", params: (a) => ({ caseId: a.ids.case }), body: () => ({ note: "b" }) },
+  ],
+  "POST /dashboard-api/cases/{caseId}/block-user": [
+    { role: "reviewer", params: (a) => ({ caseId: a.ids.case }), body: () => ({ note: "b" }) },
   ],
   "POST /dashboard-api/api-keys/{keyId}/revoke": [
     { role: "admin", params: (a) => ({ keyId: a.ids.apiKey }) },
@@ -398,6 +443,19 @@ const DASHBOARD_MATRIX: Record<string, TDashCase[]> = {
         },
       }),
     },
+  ],
+  "POST /dashboard-api/rules/{ruleId}/publish": [
+    {
+      role: "admin",
+      params: (a) => ({ ruleId: a.ids.rule }),
+      body: () => ({ version: 1, status: "dry-run" }),
+    },
+  ],
+  "POST /dashboard-api/backtests/{runId}": [
+    { role: "admin", params: (a) => ({ runId: a.ids.backtest }), body: () => ({}) },
+  ],
+  "GET /dashboard-api/rules/{ruleId}/backtest": [
+    { role: "reporting_officer", params: (a) => ({ ruleId: a.ids.rule }) },
   ],
   "POST /dashboard-api/rules/{ruleId}/status": [
     { role: "admin", params: (a) => ({ ruleId: a.ids.rule }), body: () => ({ status: "archived" }) },
@@ -578,6 +636,7 @@ describe("tenant isolation: client B calling with client A's ids", () => {
           "GET /v1/webhooks",
           "GET /v1/users/blocked",
           "GET /v1/reports",
+          "GET /v1/cases",
         ].includes(route.key)
       ) {
         const own = await call(route.handler, { apiKey: A.apiKey, method: "GET" });

@@ -4,6 +4,7 @@ import { POST as postTransaction } from "@/app/v1/transaction/route";
 import { POST as postUser } from "@/app/v1/user/route";
 import { prisma } from "@/lib/db";
 import { reviewAlert } from "@/lib/alerts/review-alert";
+import { closeCase } from "@/lib/cases/close-case";
 import { importRules } from "@/lib/rules/import-rules";
 import { listUsers, ZListUsersQuery } from "@/lib/users/list-users";
 import { call, createTestClient } from "@/tests/factories";
@@ -12,6 +13,7 @@ import { call, createTestClient } from "@/tests/factories";
 // the alerts still to settle and the last activity, scoped to the client.
 
 const HOUR = 3_600_000;
+const REVIEWER = { id: "rev-1", email: "rev@example.test", name: "Rev" };
 const NOW = Date.now();
 
 const RULES = [
@@ -85,12 +87,14 @@ beforeAll(async () => {
 });
 
 describe("users list", () => {
-  it("shows the highest open alert level and the number of alerts still to settle", async () => {
+  it("shows the highest open alert level, the open cases and the alerts still to settle", async () => {
     const users = await page(a);
+    // both alerts of the payment joined the user's one open case
     expect(users["u-alerts"]).toMatchObject({
       riskLevel: "very_high",
       riskSource: "open_alerts",
       openAlerts: 2,
+      openCases: 1,
     });
   });
 
@@ -101,7 +105,7 @@ describe("users list", () => {
       riskSource: "latest_transaction",
       openAlerts: 0,
     });
-    expect(users["u-new"]).toMatchObject({ riskLevel: null, riskSource: null, openAlerts: 0 });
+    expect(users["u-new"]).toMatchObject({ riskLevel: null, riskSource: null, openAlerts: 0, openCases: 0 });
   });
 
   it("dates the last activity by the latest transaction or event, else the creation", async () => {
@@ -122,7 +126,7 @@ describe("users list", () => {
       alertId: veryHigh.id,
       status: "cleared",
       feedback: "Known salary payment",
-      reviewer: { id: "rev-1", email: "rev@example.test", name: "Rev" },
+      reviewer: REVIEWER,
     });
     expect((await page(a))["u-alerts"]).toMatchObject({
       riskLevel: "high",
@@ -135,7 +139,7 @@ describe("users list", () => {
       alertId: high.id,
       status: "cleared",
       feedback: "Same payment",
-      reviewer: { id: "rev-1", email: "rev@example.test", name: "Rev" },
+      reviewer: REVIEWER,
     });
     expect((await page(a))["u-alerts"]).toMatchObject({
       riskLevel: "low",
@@ -144,9 +148,23 @@ describe("users list", () => {
     });
   });
 
-  it("counts only the client's own alerts and transactions", async () => {
+  it("stops counting a case once it is closed", async () => {
+    const open = await prisma.case.findFirstOrThrow({
+      where: { clientId: a.clientId, subjectType: "user", subjectId: "u-alerts", status: { not: "closed" } },
+    });
+    await closeCase({
+      clientId: a.clientId,
+      caseId: open.id,
+      outcome: "false_positive",
+      note: "Salary payments, documents on file",
+      actor: REVIEWER,
+    });
+    expect((await page(a))["u-alerts"]).toMatchObject({ openCases: 0 });
+  });
+
+  it("counts only the client's own alerts, cases and transactions", async () => {
     const other = await page(b, "u-alerts");
-    expect(other["u-alerts"]).toMatchObject({ riskLevel: "very_high", openAlerts: 2 });
+    expect(other["u-alerts"]).toMatchObject({ riskLevel: "very_high", openAlerts: 2, openCases: 1 });
     expect(other["u-alerts"]!.lastActivityAt).toBe(NOW - HOUR);
   });
 });

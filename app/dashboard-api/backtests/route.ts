@@ -1,8 +1,8 @@
-// POST /dashboard-api/backtests: evaluate one batch of a rule backtest (the page loops on nextCursor)
+// POST /dashboard-api/backtests: start a draft-vs-live backtest of a rule (replaces its previous run)
 import { dashboardRoute } from "@/lib/admin/dashboard-route";
-import { ZBacktestBatch } from "@/lib/admin/schemas";
-import { runBacktestBatch } from "@/lib/backtest/run-backtest-batch";
+import { ZBacktestStart } from "@/lib/admin/schemas";
+import { startBacktest } from "@/lib/backtest/run-backtest";
 
 export const POST = dashboardRoute("rules.draft", async ({ user, body }) =>
-  runBacktestBatch(user, await body(ZBacktestBatch)),
+  startBacktest(user, await body(ZBacktestStart)),
 );

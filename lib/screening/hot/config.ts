@@ -44,7 +44,7 @@ const LOAD_SQL = `
         'versionId', v."id", 'version', v."version", 'name', v."name", 'riskLevel', v."riskLevel",
         'recommendedAction', v."recommendedAction", 'reason', v."reason", 'condition', v."condition",
         'aggregates', v."aggregates") ORDER BY r."ruleId")
-     FROM "rules" r JOIN "rule_versions" v ON v."ruleRef" = r."id" AND v."version" = r."currentVersion"
+     FROM "rules" r JOIN "rule_versions" v ON v."ruleRef" = r."id" AND v."version" = r."liveVersion"
      WHERE r."clientId" = c."id" AND r."status" IN ('active', 'dry-run', 'muted')) AS "rules",
     (SELECT json_agg(json_build_object('id', s."id", 'events', s."events") ORDER BY s."id")
      FROM "webhook_subscriptions" s WHERE s."clientId" = c."id" AND s."active") AS "subscriptions",

@@ -20,7 +20,7 @@ export default async function AlertsPage({ searchParams }: { searchParams: Promi
         title="Alerts"
         subtitle={
           canReview
-            ? "Open alerts, newest first. Assign one to yourself and record a verdict."
+            ? "Alerts one by one, newest first. Most work happens in cases, which group a person's alerts."
             : "Read-only for reporting officers."
         }
       />
@@ -33,6 +33,7 @@ export default async function AlertsPage({ searchParams }: { searchParams: Promi
           level: one(sp.level),
           ruleId: one(sp.ruleId),
           assigned: one(sp.assigned),
+          userId: one(sp.userId),
           from: one(sp.from),
           to: one(sp.to),
         }}

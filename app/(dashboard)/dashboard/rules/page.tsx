@@ -1,8 +1,9 @@
-import { requirePagePermission } from "@/lib/auth/permissions";
+import { can, requirePagePermission } from "@/lib/auth/permissions";
 import Link from "next/link";
 import { HitChart } from "@/components/rules/hit-chart";
 import { statusTone } from "@/components/rules/status-tone";
-import { Badge, LevelBadge, PageHeader, Table, Td, formatTime } from "@/components/ui";
+import { Badge, EnumLabel, LevelBadge, PageHeader, Table, Td } from "@/components/ui";
+import { formatDateTimeUtc } from "@/lib/format";
 import { listRulesWithHits } from "@/lib/admin/list-rules-with-hits";
 
 export const dynamic = "force-dynamic";
@@ -10,7 +11,7 @@ export const dynamic = "force-dynamic";
 export default async function RulesPage() {
   const user = await requirePagePermission("rules.read");
   const rules = await listRulesWithHits(user);
-  const canWrite = user.role === "admin" || user.role === "reviewer";
+  const canWrite = can(user.role, "rules.draft");
   return (
     <div>
       <PageHeader
@@ -42,18 +43,24 @@ export default async function RulesPage() {
               </Link>
               <div className="max-w-xs truncate text-xs text-slate-500">{r.name}</div>
             </Td>
-            <Td>{r.subject}</Td>
             <Td>
-              <Badge tone={statusTone(r.status)}>{r.status}</Badge>
+              <EnumLabel value={r.subject} />
+            </Td>
+            <Td>
+              <Badge tone={statusTone(r.status)}>
+                <EnumLabel value={r.status} />
+              </Badge>
             </Td>
             <Td>
               <LevelBadge level={r.riskLevel} />
             </Td>
-            <Td className="font-mono text-xs">{r.recommendedAction}</Td>
+            <Td>
+              <EnumLabel value={r.recommendedAction} />
+            </Td>
             <Td className="tabular-nums">{r.hits24h}</Td>
             <Td className="tabular-nums">
               {r.sampledSince ? (
-                <span title={`Counted on the newest screenings since ${formatTime(r.sampledSince)}`}>
+                <span title={`Counted on the newest screenings since ${formatDateTimeUtc(r.sampledSince)}`}>
                   ≥ {r.hits7d}
                 </span>
               ) : (
@@ -63,7 +70,14 @@ export default async function RulesPage() {
             <Td>
               <HitChart daily={r.daily} label={`Hits per day for ${r.ruleId}`} />
             </Td>
-            <Td className="text-slate-500">v{r.version}</Td>
+            <Td className="text-slate-600">
+              {r.liveVersion !== null ? `v${r.liveVersion} live` : "not published"}
+              {r.hasDraft && (
+                <span className="ml-1">
+                  <Badge tone="amber">Draft</Badge>
+                </span>
+              )}
+            </Td>
           </tr>
         ))}
       </Table>

@@ -1,9 +1,11 @@
 import { requirePagePermission } from "@/lib/auth/permissions";
+import { CaseSlaCard } from "@/components/cases/case-sla-card";
 import { SanctionsDatasetsCard } from "@/components/sanctions/sanctions-datasets-card";
 import { BaseCurrencyCard } from "@/components/settings/base-currency-card";
 import { SettingsForm } from "@/components/settings/settings-form";
 import { PageHeader } from "@/components/ui";
 import { getClientSettings } from "@/lib/admin/settings";
+import { getCaseSla } from "@/lib/cases/sla";
 import { currencyChoices, fxRatesSummary } from "@/lib/fx/fx-rates-summary";
 import { listSanctionsDatasets } from "@/lib/sanctions/list-sanctions-datasets";
 
@@ -11,15 +13,17 @@ export const dynamic = "force-dynamic";
 
 export default async function SettingsPage() {
   const user = await requirePagePermission("settings.manage");
-  const [settings, sanctionsDatasets, rates] = await Promise.all([
+  const [settings, sanctionsDatasets, caseSla, rates] = await Promise.all([
     getClientSettings(user),
     listSanctionsDatasets(),
+    getCaseSla({ clientId: user.clientId }),
     fxRatesSummary(),
   ]);
   return (
     <div className="max-w-5xl">
       <PageHeader title="Settings" subtitle={`${settings.name} · ${settings.type} client`} />
       <SettingsForm initial={settings} />
+      <CaseSlaCard initial={caseSla} />
       <BaseCurrencyCard initial={settings.baseCurrency} rates={rates} currencies={currencyChoices()} />
       <SanctionsDatasetsCard datasets={sanctionsDatasets} />
     </div>

@@ -15,7 +15,7 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
     <div>
       <PageHeader
         title="Users"
-        subtitle="Each user with the risk to act on, the alerts still open and the latest activity."
+        subtitle="Each user with the risk to act on, the open cases and the latest activity."
       />
       <UsersTable initialFilters={{ q: one(sp.q), status: one(sp.status) }} />
     </div>

@@ -140,15 +140,15 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
                 .
               </p>
               {verdict.items.length > 0 && (
-                <ul className="list-disc space-y-0.5 pl-5 text-sm text-slate-700">
+                <ul className="list-disc pl-5 text-sm text-slate-700">
                   {verdict.items.map((item) => (
                     <li key={item.path} data-testid="verdict-item" data-path={item.path}>
                       {item.fieldId ? (
-                        <a href={`#${item.fieldId}`} className="text-brand-700 hover:underline">
+                        <a href={`#${item.fieldId}`} className={`inline-block py-1 ${linkClass}`}>
                           {item.text}
                         </a>
                       ) : item.path.startsWith("report_indicators") ? (
-                        <a href="#indicators" className="text-brand-700 hover:underline">
+                        <a href="#indicators" className={`inline-block py-1 ${linkClass}`}>
                           {item.text}
                         </a>
                       ) : (
@@ -226,7 +226,12 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
       </div>
 
       <Card title="Content (goAML)">
-        <div className="max-h-[32rem] overflow-auto" data-testid="report-content">
+        <div
+          className="max-h-[32rem] overflow-auto"
+          data-testid="report-content"
+          tabIndex={0}
+          aria-label="Report content"
+        >
           <ContentTree node={orderContent(content, active.schema)} />
         </div>
       </Card>

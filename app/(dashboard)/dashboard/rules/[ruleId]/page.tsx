@@ -1,11 +1,13 @@
-import { requirePagePermission } from "@/lib/auth/permissions";
+import { can, requirePagePermission } from "@/lib/auth/permissions";
 import { notFound } from "next/navigation";
 import { BacktestPanel } from "@/components/rules/backtest-panel";
 import { RuleEditor } from "@/components/rules/rule-editor";
 import { formFromDefinition } from "@/components/rules/rule-form-state";
 import { StatusControl } from "@/components/rules/status-control";
 import { VersionHistory } from "@/components/rules/version-history";
-import { Card, PageHeader } from "@/components/ui";
+import { Card, EnumLabel, PageHeader } from "@/components/ui";
+import { latestBacktest } from "@/lib/backtest/run-backtest";
+import { ruleCompletions } from "@/lib/rules/rule-types";
 import { getRuleDetail, type TRuleDetail } from "@/lib/admin/get-rule-detail";
 import { ApiError } from "@/lib/http/errors";
 
@@ -28,15 +30,22 @@ export default async function RulePage({
     if (err instanceof ApiError && err.status === 404) notFound();
     throw err;
   }
-  const current = rule.versions[0]!;
-  const canPublish = user.role === "admin";
-  const canWrite = canPublish || user.role === "reviewer";
-  const locked = !canWrite || (!canPublish && rule.status === "active");
+  const editing = rule.versions.find((v) => v.version === rule.editingVersion) ?? rule.versions[0]!;
+  const live = rule.versions.find((v) => v.isLive);
+  const draft = rule.editingVersion !== rule.liveVersion ? editing : null;
+  const canPublish = can(user.role, "rules.manage");
+  const canWrite = can(user.role, "rules.draft");
+  const backtest = await latestBacktest(user, { ruleId: rule.ruleId });
   return (
     <div className="max-w-5xl space-y-6">
       <PageHeader
         title={rule.ruleId}
-        subtitle={`${current.definition.name} · ${rule.subject} rule · version ${rule.currentVersion}`}
+        subtitle={
+          <>
+            {(live ?? editing).definition.name} · <EnumLabel value={rule.subject} /> rule ·{" "}
+            {rule.versions.length === 1 ? "1 version" : `${rule.currentVersion} versions`}
+          </>
+        }
       />
       {saved && (
         <p
@@ -44,34 +53,55 @@ export default async function RulePage({
           className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800"
           data-testid="saved-note"
         >
-          Saved as version {saved}.
+          Saved as draft v{saved}. It does not screen until published.
         </p>
       )}
-      <Card>
+      <Card title="Status">
         <StatusControl
-          key={`status-${rule.currentVersion}`}
-          ruleId={rule.ruleId}
-          status={rule.status}
+          key={`status-${rule.currentVersion}-${rule.status}-${rule.liveVersion ?? 0}`}
+          rule={{
+            ruleId: rule.ruleId,
+            status: rule.status,
+            liveVersion: rule.liveVersion,
+            screening: rule.screening,
+            draft: draft && {
+              version: draft.version,
+              createdAt: draft.createdAt,
+              createdBy: draft.createdBy,
+            },
+          }}
           canPublish={canPublish}
           canWrite={canWrite}
         />
       </Card>
       <RuleEditor
-        key={current.id}
+        key={editing.id}
         mode="edit"
-        initial={formFromDefinition(current.definition)}
+        initial={formFromDefinition(editing.definition)}
         enabledActions={rule.enabledActions}
-        canPublish={canPublish}
-        locked={locked}
+        locked={!canWrite}
+        completions={ruleCompletions()}
+        basedOn={{
+          version: editing.version,
+          kind: !editing.isLive ? "draft" : rule.screening ? "live" : "off",
+        }}
       />
-      {canWrite && rule.subject === "transaction" && (
-        <BacktestPanel
-          key={`backtest-${rule.currentVersion}`}
-          ruleId={rule.ruleId}
-          versions={rule.versions.map((v) => ({ id: v.id, version: v.version, status: v.definition.status }))}
-        />
-      )}
-      <VersionHistory key={`history-${rule.currentVersion}`} versions={rule.versions} />
+      <BacktestPanel
+        key={`backtest-${rule.currentVersion}`}
+        ruleId={rule.ruleId}
+        versions={rule.versions.map((v) => ({
+          version: v.version,
+          label: `v${v.version}${v.isLive ? " (live)" : v.definition.status === "draft" ? " (draft)" : ""}`,
+        }))}
+        defaultVersion={editing.version}
+        canRun={canWrite}
+        initial={backtest}
+      />
+      <VersionHistory
+        key={`history-${rule.currentVersion}-${rule.liveVersion ?? 0}`}
+        versions={rule.versions}
+        liveStatus={rule.screening ? rule.status : null}
+      />
     </div>
   );
 }

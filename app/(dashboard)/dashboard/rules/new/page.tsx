@@ -4,6 +4,7 @@ import { emptyForm } from "@/components/rules/rule-form-state";
 import { PageHeader } from "@/components/ui";
 import { enabledActions } from "@/lib/admin/get-rule-detail";
 import { prisma } from "@/lib/db";
+import { ruleCompletions } from "@/lib/rules/rule-types";
 
 export const dynamic = "force-dynamic";
 
@@ -18,14 +19,14 @@ export default async function NewRulePage() {
     <div className="max-w-4xl">
       <PageHeader
         title="New rule"
-        subtitle="The condition is checked by the rule engine as you type. New rules start as drafts."
+        subtitle="The condition is checked against the declared fields as you type. A new rule is a draft: it screens nothing until it is published."
       />
       <RuleEditor
         mode="new"
         initial={emptyForm(actions.includes("REVIEW") ? "REVIEW" : (actions[0] ?? "ALLOW"))}
         enabledActions={actions}
-        canPublish={user.role === "admin"}
         locked={false}
+        completions={ruleCompletions()}
       />
     </div>
   );

@@ -73,13 +73,22 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
             <EnumLabel value={t.status} />
             <Money amount={t.amount} currency={t.currencyCode} />
             <DateTime value={t.occurredAt} />
-            {t.isFraud && <Badge tone="red">Confirmed fraud</Badge>}
-            {t.isChargeback && <Badge tone="amber">Chargeback</Badge>}
+            {(t.isFraud || t.isChargeback) && (
+              <span data-testid="transaction-flags" className="flex gap-1">
+                {t.isFraud && <Badge tone="red">Confirmed fraud</Badge>}
+                {t.isChargeback && <Badge tone="amber">Chargeback</Badge>}
+              </span>
+            )}
           </span>
         }
         actions={
           canAct ? (
-            <ConfirmActions transactionId={t.id} isFraud={t.isFraud} isChargeback={t.isChargeback} />
+            <ConfirmActions
+              transactionId={t.id}
+              isFraud={t.isFraud}
+              isChargeback={t.isChargeback}
+              openAlerts={d.alerts.filter((a) => a.status === "open" || a.status === "escalated").length}
+            />
           ) : undefined
         }
       />
@@ -87,7 +96,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
       {/* min-w-0: the request's long lines scroll inside their card instead of widening the page */}
       <div className="grid gap-4 lg:grid-cols-3 [&>*]:min-w-0">
         <Card title="Parties" className="lg:col-span-1">
-          <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+          <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
             <dt className="text-slate-600">User</dt>
             <dd className="min-w-0 break-words">
               {t.userId ? (
@@ -112,7 +121,13 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
           </dl>
         </Card>
         <Card title="Request as sent" className="lg:col-span-2">
-          <pre className="max-h-80 overflow-auto rounded bg-slate-50 p-3 text-xs" data-testid="request-json">
+          <pre
+            className="max-h-80 overflow-auto rounded bg-slate-50 p-3 text-xs"
+            data-testid="request-json"
+            // a scrolling region keyboard users can reach and scroll
+            tabIndex={0}
+            aria-label="Request as sent"
+          >
             {JSON.stringify(t.request, null, 2)}
           </pre>
         </Card>

@@ -44,7 +44,15 @@ type TStatusChange = TUserProfile["statusHistory"][number];
  * What a status change says and who made it. A dashboard change's reason only repeats its comment and
  * reviewer (the webhook's text), so the comment stands alone there.
  */
-function StatusChangeNote({ change, className }: { change: TStatusChange; className?: string }) {
+function StatusChangeNote({
+  change,
+  className,
+  empty = "—",
+}: {
+  change: TStatusChange;
+  className?: string;
+  empty?: string | null;
+}) {
   const reason = change.source === "dashboard" || change.reason === change.comment ? null : change.reason;
   const notes = [change.comment, reason].filter((x): x is string => !!x).join(" · ");
   return (
@@ -55,7 +63,7 @@ function StatusChangeNote({ change, className }: { change: TStatusChange; classN
           {notes && " · "}By <PersonName person={change.reviewer} />
         </>
       )}
-      {!notes && !change.reviewer && "—"}
+      {!notes && !change.reviewer && empty}
     </span>
   );
 }
@@ -86,7 +94,7 @@ export default async function UserPage({ params }: { params: Promise<{ userId: s
               <UserStatusBadge status={u.status} />
             </span>
             {latestChange ? (
-              <StatusChangeNote className="text-slate-600" change={latestChange} />
+              <StatusChangeNote className="text-slate-600" change={latestChange} empty={null} />
             ) : (
               u.statusReason && <span className="text-slate-600">{u.statusReason}</span>
             )}
@@ -97,9 +105,11 @@ export default async function UserPage({ params }: { params: Promise<{ userId: s
       {/* min-w-0: a long id or record line wraps or scrolls inside its card instead of widening the page */}
       <div className="grid gap-4 lg:grid-cols-3 [&>*]:min-w-0">
         <Card title="Profile">
-          <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+          <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
             <dt className="text-slate-600">Email</dt>
-            <dd className="break-all">{u.email ?? "—"}</dd>
+            <dd className="min-w-0 truncate" title={u.email ?? undefined}>
+              {u.email ?? "—"}
+            </dd>
             <dt className="text-slate-600">Phone</dt>
             <dd>{u.phone ?? "—"}</dd>
             <dt className="text-slate-600">Created</dt>
@@ -126,7 +136,11 @@ export default async function UserPage({ params }: { params: Promise<{ userId: s
           </dl>
           <details className="mt-3">
             <summary className="cursor-pointer text-xs text-slate-700">Latest record as sent</summary>
-            <pre className="mt-2 max-h-64 overflow-auto rounded bg-slate-50 p-2 text-xs">
+            <pre
+              className="mt-2 max-h-64 overflow-auto rounded bg-slate-50 p-2 text-xs"
+              tabIndex={0}
+              aria-label="Latest record as sent"
+            >
               {JSON.stringify(u.data, null, 2)}
             </pre>
           </details>
@@ -206,7 +220,12 @@ export default async function UserPage({ params }: { params: Promise<{ userId: s
           </ol>
         </Card>
         <Card title={`Comments (${p.comments.length})`}>
-          <ul className="mb-4 max-h-96 space-y-2 overflow-auto" data-testid="user-comments">
+          <ul
+            className="mb-4 max-h-96 space-y-2 overflow-auto"
+            data-testid="user-comments"
+            tabIndex={0}
+            aria-label="Posted comments"
+          >
             {p.comments.map((c) => (
               <li key={c.id} className="rounded-md bg-slate-50 p-2 text-sm">
                 <p className="whitespace-pre-wrap break-words">{c.comment}</p>

@@ -1,4 +1,4 @@
-// POST /dashboard-api/rules/:ruleId/status: change status; publishing (active) is admin-only
+// POST /dashboard-api/rules/:ruleId/status: change the live version's status (switch off / on)
 import { changeRuleStatus } from "@/lib/admin/change-rule-status";
 import { dashboardRoute } from "@/lib/admin/dashboard-route";
 import { ZRuleStatusChange } from "@/lib/admin/schemas";

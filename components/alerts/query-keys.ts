@@ -4,6 +4,7 @@ export type TAlertFilters = {
   level?: string;
   ruleId?: string;
   assigned?: string;
+  userId?: string;
   from?: string;
   to?: string;
 };
@@ -12,4 +13,5 @@ export const alertKeys = {
   all: ["alerts"] as const,
   list: (filters: TAlertFilters, cursor: string | undefined) =>
     ["alerts", "list", filters, cursor ?? null] as const,
+  explanation: (alertId: string) => ["alerts", "explanation", alertId] as const,
 };

@@ -1,0 +1,8 @@
+// POST /dashboard-api/rules/:ruleId/publish: make a version the live one ({ version, status })
+import { publishRule } from "@/lib/admin/change-rule-status";
+import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { ZRulePublish } from "@/lib/admin/schemas";
+
+export const POST = dashboardRoute<{ ruleId: string }>("rules.draft", async ({ user, params, body }) =>
+  publishRule(user, { ruleId: params.ruleId, ...(await body(ZRulePublish)) }),
+);

@@ -1,0 +1,12 @@
+// GET /dashboard-api/settings/case-sla: case SLA hours per priority; PUT: change them (admin, audited)
+import { z } from "zod";
+import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { getCaseSla, updateCaseSla } from "@/lib/cases/sla";
+
+export const GET = dashboardRoute("settings.manage", async ({ user }) =>
+  getCaseSla({ clientId: user.clientId }),
+);
+
+export const PUT = dashboardRoute("settings.manage", async ({ user, body }) =>
+  updateCaseSla({ clientId: user.clientId, actor: user, sla: await body(z.unknown()) }),
+);

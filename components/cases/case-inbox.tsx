@@ -1,0 +1,311 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { CaseStatusBadge, OverdueBadge, PriorityBadge } from "@/components/cases/case-badges";
+import { useBulkCases, useCaseInbox, useNextCase } from "@/components/cases/hooks";
+import type { TCaseFilters } from "@/components/cases/query-keys";
+import { Button, DateTime, Dialog, ErrorNote, inputClass, PersonName, Table, Td } from "@/components/ui";
+import { FilterBar, SelectFilter, UserFilter } from "@/components/ui/filters";
+import { KeysetPager } from "@/components/ui/keyset-pager";
+import { useListFilters } from "@/components/ui/use-list-filters";
+import { formatPerson } from "@/lib/format";
+
+type TPerson = { id: string; name: string | null; email: string };
+
+const STATUSES = [
+  { value: "active", label: "Not closed" },
+  { value: "open", label: "Open" },
+  { value: "in_review", label: "In review" },
+  { value: "escalated", label: "Escalated" },
+  { value: "closed", label: "Closed" },
+  { value: "all", label: "All" },
+];
+const PRIORITIES = ["very_high", "high", "medium", "medium_low", "low"];
+
+/** The reviewer's home: cases due first, filters, "Next case", bulk assignment and closure. */
+export function CaseInbox({
+  initialFilters,
+  ruleIds,
+  reviewers,
+  currentUserId,
+  canWork,
+}: {
+  initialFilters: TCaseFilters;
+  ruleIds: string[];
+  reviewers: TPerson[];
+  currentUserId: string;
+  canWork: boolean;
+}) {
+  const router = useRouter();
+  const { filters, update, cursor, cursors, setCursors } = useListFilters<TCaseFilters>(initialFilters);
+  const { data, isPending, isFetching, error } = useCaseInbox(filters, cursor);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [closing, setClosing] = useState(false);
+  const [note, setNote] = useState("");
+  const [assignTo, setAssignTo] = useState("");
+  const next = useNextCase();
+  const bulk = useBulkCases();
+  const rows = data?.cases ?? [];
+  const selectable = rows.filter((c) => c.status !== "closed");
+  const allSelected = selectable.length > 0 && selectable.every((c) => selected.has(c.id));
+
+  function toggle(id: string) {
+    const copy = new Set(selected);
+    if (copy.has(id)) copy.delete(id);
+    else copy.add(id);
+    setSelected(copy);
+  }
+
+  return (
+    <div className="space-y-4">
+      <FilterBar busy={isFetching} label="Case filters">
+        <SelectFilter
+          label="Status"
+          value={filters.status}
+          options={STATUSES}
+          anyLabel={null}
+          onChange={(status) => update({ status: status ?? "active" })}
+        />
+        <SelectFilter
+          label="Priority"
+          value={filters.priority}
+          options={PRIORITIES}
+          onChange={(priority) => update({ priority })}
+        />
+        <SelectFilter
+          label="Assignee"
+          value={filters.assignee}
+          anyLabel="Anyone"
+          options={[
+            { value: "me", label: "Me" },
+            { value: "unassigned", label: "Unassigned" },
+            ...reviewers
+              .filter((r) => r.id !== currentUserId)
+              .map((r) => ({ value: r.id, label: formatPerson(r) })),
+          ]}
+          onChange={(assignee) => update({ assignee })}
+        />
+        <SelectFilter
+          label="Due"
+          value={filters.overdue}
+          options={[
+            { value: "true", label: "Overdue" },
+            { value: "false", label: "Not overdue" },
+          ]}
+          onChange={(overdue) => update({ overdue })}
+        />
+        <SelectFilter
+          label="Rule"
+          value={filters.ruleId}
+          options={ruleIds.map((r) => ({ value: r, label: r }))}
+          onChange={(ruleId) => update({ ruleId })}
+        />
+        <UserFilter value={filters.userId} onChange={(userId) => update({ userId })} />
+        {canWork && (
+          <div className="ml-auto">
+            <Button
+              disabled={next.isPending}
+              onClick={() =>
+                next.mutate(undefined, {
+                  onSuccess: (res) => {
+                    if (res.case) router.push(`/dashboard/cases/${res.case.id}`);
+                  },
+                })
+              }
+            >
+              Next case
+            </Button>
+          </div>
+        )}
+      </FilterBar>
+      {next.data && !next.data.case && (
+        <p role="status" className="text-sm text-slate-700">
+          No case is waiting: every open case is assigned to someone else.
+        </p>
+      )}
+      {error && <ErrorNote>{error.message}</ErrorNote>}
+      {next.error && <ErrorNote>{next.error.message}</ErrorNote>}
+
+      {canWork && selected.size > 0 && (
+        <div
+          className="flex flex-wrap items-end gap-3 rounded-lg border border-brand-200 bg-brand-50 p-3"
+          data-testid="bulk-bar"
+        >
+          <span className="pb-1.5 text-sm font-medium text-slate-800">{selected.size} selected</span>
+          <label className="flex flex-col gap-1 text-xs font-medium text-slate-700">
+            Assign to
+            <select className={inputClass} value={assignTo} onChange={(e) => setAssignTo(e.target.value)}>
+              <option value="">Choose a reviewer</option>
+              <option value="-">Nobody (unassign)</option>
+              {reviewers.map((r) => (
+                <option key={r.id} value={r.id}>
+                  {formatPerson(r)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <Button
+            variant="secondary"
+            disabled={!assignTo || bulk.isPending}
+            onClick={() =>
+              bulk.mutate(
+                { action: "assign", caseIds: [...selected], assigneeId: assignTo === "-" ? null : assignTo },
+                { onSuccess: () => setSelected(new Set()) },
+              )
+            }
+          >
+            Assign
+          </Button>
+          <Button variant="secondary" onClick={() => setClosing(true)}>
+            Close as false positive…
+          </Button>
+          {bulk.error && <ErrorNote>{bulk.error.message}</ErrorNote>}
+        </div>
+      )}
+
+      <Table
+        head={[
+          canWork ? (
+            <input
+              key="all"
+              type="checkbox"
+              aria-label="Select every case on this page"
+              checked={allSelected}
+              onChange={() => setSelected(allSelected ? new Set() : new Set(selectable.map((c) => c.id)))}
+            />
+          ) : (
+            ""
+          ),
+          "Due",
+          "Priority",
+          "Subject",
+          "Status",
+          "Alerts",
+          "Rules",
+          "Assignee",
+        ]}
+        empty={
+          !isPending && rows.length === 0 ? (
+            <p className="p-6 text-center text-sm text-slate-700">No cases match these filters.</p>
+          ) : null
+        }
+      >
+        {rows.map((c) => (
+          <tr key={c.id} data-testid="case-row" data-case-id={c.id} className="hover:bg-slate-50">
+            <Td>
+              {canWork && c.status !== "closed" && (
+                <input
+                  type="checkbox"
+                  aria-label={`Select the case of ${c.subject.name ?? c.subject.id}`}
+                  checked={selected.has(c.id)}
+                  onChange={() => toggle(c.id)}
+                />
+              )}
+            </Td>
+            <Td className="text-xs">
+              <DateTime value={c.dueAt} />
+              {c.overdue && (
+                <div>
+                  <OverdueBadge />
+                </div>
+              )}
+            </Td>
+            <Td>
+              <PriorityBadge priority={c.priority} />
+            </Td>
+            <Td>
+              <Link className="font-medium text-brand-700 hover:underline" href={`/dashboard/cases/${c.id}`}>
+                {c.subject.name ?? c.subject.id}
+              </Link>
+              <div className="font-mono text-xs text-slate-700">
+                {c.subject.type === "user" ? "" : `${c.subject.type} `}
+                {c.subject.id}
+              </div>
+            </Td>
+            <Td>
+              <CaseStatusBadge status={c.status} />
+            </Td>
+            <Td className="tabular-nums">
+              {c.openAlertCount} open / {c.alertCount}
+            </Td>
+            <Td className="text-xs text-slate-700">
+              <div className="w-48 whitespace-normal" title={c.rules.join(", ")}>
+                {c.rules.slice(0, 2).join(", ")}
+                {c.rules.length > 2 && ` and ${c.rules.length - 2} more`}
+              </div>
+            </Td>
+            <Td>
+              {c.assignee ? (
+                c.assignee.id === currentUserId ? (
+                  "Me"
+                ) : (
+                  <PersonName person={c.assignee} />
+                )
+              ) : (
+                <span className="text-slate-700">Unassigned</span>
+              )}
+            </Td>
+          </tr>
+        ))}
+      </Table>
+
+      <KeysetPager
+        cursors={cursors}
+        setCursors={setCursors}
+        nextCursor={data?.nextCursor}
+        labels={["Due earlier", "Due later"]}
+      />
+
+      <Dialog
+        open={closing}
+        onClose={() => setClosing(false)}
+        title={`Close ${selected.size} ${selected.size === 1 ? "case" : "cases"} as false positive`}
+        testId="bulk-close-dialog"
+      >
+        <form
+          className="space-y-3"
+          onSubmit={(e) => {
+            e.preventDefault();
+            bulk.mutate(
+              { action: "close_false_positive", caseIds: [...selected], note },
+              {
+                onSuccess: () => {
+                  setSelected(new Set());
+                  setClosing(false);
+                  setNote("");
+                },
+              },
+            );
+          }}
+        >
+          <p className="text-sm text-slate-700">
+            Their open alerts are cleared with this note, and each case is closed with the outcome false
+            positive.
+          </p>
+          <label className="block text-sm font-medium text-slate-800">
+            Note (required)
+            <textarea
+              data-autofocus
+              required
+              rows={3}
+              className={`${inputClass} mt-1 w-full`}
+              value={note}
+              onChange={(e) => setNote(e.target.value)}
+            />
+          </label>
+          {bulk.error && <ErrorNote>{bulk.error.message}</ErrorNote>}
+          <div className="flex justify-end gap-2">
+            <Button variant="secondary" onClick={() => setClosing(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={bulk.isPending || !note.trim()}>
+              Close cases
+            </Button>
+          </div>
+        </form>
+      </Dialog>
+    </div>
+  );
+}

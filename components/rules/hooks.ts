@@ -1,0 +1,99 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import { apiFetch } from "@/components/api/client";
+import { ruleKeys } from "@/components/rules/query-keys";
+import type { TFieldError } from "@/lib/admin/validate-rule-draft";
+import type { TBacktestRunView } from "@/lib/backtest/run-backtest";
+import type { TRuleStatusChange } from "@/lib/rules/set-rule-status";
+import type { TWrittenVersion } from "@/lib/rules/write-rule-version";
+
+function rulePath(ruleId: string, rest = ""): string {
+  return `/dashboard-api/rules/${encodeURIComponent(ruleId)}${rest}`;
+}
+
+/** Validates the definition with the rule engine 400 ms after the author stops typing. */
+export function useRuleValidation(definition: Record<string, unknown>) {
+  const [debounced, setDebounced] = useState(definition);
+  const serialized = JSON.stringify(definition);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(JSON.parse(serialized) as Record<string, unknown>), 400);
+    return () => clearTimeout(timer);
+  }, [serialized]);
+  return useQuery({
+    queryKey: ruleKeys.validation(debounced),
+    queryFn: () =>
+      apiFetch<{ valid: boolean; errors: TFieldError[] }>("/dashboard-api/rules/validate", {
+        json: { definition: debounced },
+      }),
+    staleTime: Infinity,
+    placeholderData: (previous) => previous,
+  });
+}
+
+/** Saves a draft: a new rule (no ruleId) or the next version of an existing one. */
+export function useSaveDraft(ruleId: string | null) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (definition: Record<string, unknown>) =>
+      ruleId
+        ? apiFetch<TWrittenVersion>(rulePath(ruleId), { method: "PUT", json: { definition } })
+        : apiFetch<TWrittenVersion>("/dashboard-api/rules", { json: { definition } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ruleKeys.all }),
+  });
+}
+
+export function usePublishRule(ruleId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { version: number; status: string }) =>
+      apiFetch<TRuleStatusChange>(rulePath(ruleId, "/publish"), { json: input }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ruleKeys.all }),
+  });
+}
+
+export function useChangeRuleStatus(ruleId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (status: string) =>
+      apiFetch<TRuleStatusChange>(rulePath(ruleId, "/status"), { json: { status } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ruleKeys.all }),
+  });
+}
+
+/** The rule's latest backtest (kept until the next run). */
+export function useLatestBacktest(ruleId: string, initial: TBacktestRunView | null) {
+  return useQuery({
+    queryKey: ruleKeys.backtest(ruleId),
+    queryFn: async () =>
+      (await apiFetch<{ run: TBacktestRunView | null }>(rulePath(ruleId, "/backtest"))).run,
+    initialData: initial,
+    staleTime: Infinity,
+  });
+}
+
+/**
+ * Starts a backtest and asks for batch after batch until it is done or stopped; every batch's totals
+ * land in the query cache, so the panel shows progress as it goes.
+ */
+export function useRunBacktest(ruleId: string) {
+  const queryClient = useQueryClient();
+  const stopping = useRef(false);
+  const run = useMutation({
+    mutationFn: async (input: { version: number; from: number; to: number }) => {
+      stopping.current = false;
+      const put = (view: TBacktestRunView) => queryClient.setQueryData(ruleKeys.backtest(ruleId), view);
+      let view = await apiFetch<TBacktestRunView>("/dashboard-api/backtests", { json: { ruleId, ...input } });
+      put(view);
+      while (view.state === "running") {
+        view = await apiFetch<TBacktestRunView>(`/dashboard-api/backtests/${encodeURIComponent(view.id)}`, {
+          json: { stop: stopping.current },
+        });
+        put(view);
+      }
+      return view;
+    },
+  });
+  return { run, stop: () => (stopping.current = true) };
+}

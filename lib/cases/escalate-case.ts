@@ -1,0 +1,101 @@
+import { randomUUID } from "node:crypto";
+import { prisma } from "@/lib/db";
+import { parseWith } from "@/lib/http/with-client";
+import type { TDashboardActor } from "@/lib/alerts/actor";
+import { settleAlerts } from "@/lib/alerts/settle-alerts";
+import { assertOpen, lockCase, setCaseStatus } from "@/lib/cases/case-access";
+import { ZEscalateCase } from "@/lib/cases/schemas";
+import { insertReport } from "@/lib/reports/create-report";
+import { activeSchema } from "@/lib/reports/goaml-xml";
+import { indicatorCodes, suggestIndicators } from "@/lib/reports/indicators";
+import { conflict } from "@/lib/reports/report-access";
+import { readReportProfile, type TCreateReport } from "@/lib/reports/schemas";
+
+/**
+ * Escalates a case to the reporting officers: a report draft linked to the case, with the case's user
+ * (or merchant), its alerts' transactions and the indicator codes mapped from the rules that fired
+ * (Settings), written in one transaction with the case's new status, its open alerts marked escalated
+ * (alert.reviewed) and the audit row. Filing that report later closes the case as `reported`.
+ */
+export async function escalateCase(input: {
+  clientId: string;
+  caseId: string;
+  note: unknown;
+  reportType?: unknown;
+  actor: TDashboardActor;
+}): Promise<{ id: string; status: "escalated"; reportId: string }> {
+  const { clientId, actor } = input;
+  const { note, reportType } = parseWith(ZEscalateCase, { note: input.note, reportType: input.reportType });
+  const reportId = `rpt_${randomUUID()}`;
+  await prisma.$transaction(
+    async (tx) => {
+      const row = await lockCase(tx, input);
+      assertOpen(row);
+      if (row.status === "escalated" && row.reportId)
+        throw conflict("The case is already escalated to a reporting officer");
+      const alerts = await tx.alert.findMany({
+        where: { clientId, caseId: row.id },
+        select: { transactionId: true, ruleId: true },
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      });
+      const client = await tx.client.findUniqueOrThrow({
+        where: { id: clientId },
+        select: { reportingProfile: true },
+      });
+      const profile = readReportProfile(client.reportingProfile);
+      const indicators = suggestIndicators({
+        firedRuleIds: alerts.map((a) => a.ruleId),
+        mapping: profile.indicatorMapping,
+        codes: indicatorCodes(activeSchema(profile).schema),
+      }).map((s) => s.code);
+      const body: TCreateReport = {
+        reportType,
+        title: `Case ${row.id}`,
+        description: note,
+        reason: note,
+        indicators,
+        transactionIds: [...new Set(alerts.map((a) => a.transactionId))],
+        caseOpenedAt: row.createdAt.getTime(),
+        ...(row.subjectType === "user" && { userId: row.subjectId }),
+        ...(row.subjectType === "merchant" && { merchantId: row.subjectId }),
+      } as TCreateReport;
+      await insertReport(tx, {
+        clientId,
+        id: reportId,
+        body,
+        now: new Date(),
+        storedFirst: true,
+        actor: { type: "dashboard", id: actor.id },
+      });
+      await settleAlerts(tx, {
+        clientId,
+        where: { caseId: row.id },
+        status: "escalated",
+        feedback: note,
+        reviewer: actor,
+        cause: "case.escalated",
+      });
+      await setCaseStatus(tx, row, {
+        to: "escalated",
+        actor,
+        note,
+        type: "escalated",
+        data: { reportId },
+        details: { reportId, indicators },
+      });
+      await tx.auditLog.create({
+        data: {
+          clientId,
+          actorType: "dashboard_user",
+          actorId: actor.id,
+          action: "case.escalated",
+          entityType: "case",
+          entityId: row.id,
+          details: { from: row.status, reportId, note, indicators },
+        },
+      });
+    },
+    { timeout: 30_000 },
+  );
+  return { id: input.caseId, status: "escalated", reportId };
+}
