@@ -105,6 +105,10 @@ async function seed(): Promise<void> {
     const v = r.versions[0]!;
     return `('${r.id}', '${r.ruleId}', '${v.id}', '${v.name.replace(/'/g, "''")}', '${v.riskLevel}', '${v.recommendedAction}')`;
   });
+  // Bulk generation: the per-row placement trigger is off for this one statement and the alerts are placed
+  // set-based afterwards, as the cases migration places pre-existing alerts (one case per user, priority the
+  // highest level, due from the first alert). Screenings below go through the trigger as usual.
+  await prisma.$executeRawUnsafe(`ALTER TABLE alerts DISABLE TRIGGER alerts_place_in_case`);
   await prisma.$executeRawUnsafe(`
     WITH r(ref, rid, vid, name, level, action) AS (VALUES ${ruleRows.join(",")}),
          numbered AS (SELECT row_number() OVER () - 1 AS i, * FROM r)
@@ -120,9 +124,23 @@ async function seed(): Promise<void> {
     FROM generate_series(0, ${ALERTS - 1}) g
     JOIN numbered n ON n.i = g % ${ruleRows.length}
     ORDER BY g DESC`);
+  await prisma.$executeRawUnsafe(`ALTER TABLE alerts ENABLE TRIGGER alerts_place_in_case`);
   log(`alerts: ${ALERTS} (${secs()})`);
-  // The trigger placed them in one open case per user; a case whose alerts were all settled is closed, as
-  // a reviewer would have done, and a fifth of the rest are assigned to the bench reviewer.
+  await prisma.$executeRawUnsafe(`
+    INSERT INTO cases (id, "clientId", "subjectType", "subjectId", status, priority, "dueAt", "alertCount",
+      "lastAlertAt", "createdAt", "updatedAt")
+    SELECT 'case-' || a."userId", '${clientId}', 'user', a."userId", 'open',
+      (array_agg(a.level ORDER BY risk_rank(a.level) DESC))[1],
+      min(a."createdAt") + make_interval(secs => case_sla_hours(NULL, (array_agg(a.level ORDER BY risk_rank(a.level) DESC))[1]) * 3600),
+      count(*), max(a."createdAt"), min(a."createdAt"), max(a."createdAt")
+    FROM alerts a WHERE a."clientId" = '${clientId}' GROUP BY a."userId"`);
+  await prisma.$executeRawUnsafe(`
+    UPDATE alerts SET "caseId" = 'case-' || "userId" WHERE "clientId" = '${clientId}'`);
+  await prisma.$executeRawUnsafe(`
+    INSERT INTO case_events ("clientId", "caseId", type, "toStatus", "createdAt")
+    SELECT "clientId", id, 'created', 'open', "createdAt" FROM cases WHERE "clientId" = '${clientId}'`);
+  // A case whose alerts were all settled is closed, as a reviewer would have done, and a fifth of the rest
+  // are assigned to the bench reviewer.
   const reviewer = await prisma.dashboardUser.create({
     data: { clientId, email: "bench-reviewer@bench.test", role: "reviewer", passwordHash: "-" },
   });

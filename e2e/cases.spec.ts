@@ -73,8 +73,8 @@ test.afterAll(async () => {
 async function openCaseOf(page: Page, userId: string) {
   await page.getByRole("link", { name: "Cases", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Cases", exact: true })).toBeVisible();
-  await page.getByRole("searchbox", { name: "User" }).fill(userId);
-  await page.getByRole("searchbox", { name: "User" }).press("Enter");
+  await page.getByRole("combobox", { name: "User" }).fill(userId);
+  await page.getByRole("combobox", { name: "User" }).press("Enter");
   const rows = page.getByTestId("case-row");
   await expect(rows).toHaveCount(1);
   await rows.first().getByRole("link").click();

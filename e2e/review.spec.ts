@@ -74,7 +74,7 @@ test("review and clear the alert in the queue: the receiver gets a verified aler
   await signIn(page, DEMO.reviewer);
   await page.screenshot({ path: `${SHOTS}/review-overview.png`, fullPage: true });
   await page.getByRole("link", { name: "Alerts" }).click();
-  await expect(page.getByRole("heading", { name: "Alerts" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Alerts", exact: true })).toBeVisible();
   const row = page
     .locator(`[data-testid="alert-row"][data-transaction-id="${TX_ID}"]`)
     .filter({ hasText: "TX-LARGE-AMOUNT" });
@@ -126,7 +126,7 @@ test("mark the transaction as fraud: the receiver gets a verified transaction.co
   await expect(fired).toContainText("transaction.?baseAmount.orValue(transaction.amount) >= 10000");
   await expect(page.getByTestId("base-amount")).toContainText("Base amount 13,448.44 USD");
   await expect(fired).toContainText("12345.67");
-  await expect(page.getByTestId("transaction-alerts")).toContainText("cleared");
+  await expect(page.getByTestId("transaction-alerts")).toContainText("Cleared");
 
   await page.getByRole("button", { name: "Mark as fraud" }).click();
   await page.getByLabel("Why is this fraud?").fill("Cardholder denies the payment");
@@ -187,7 +187,7 @@ test("block the user from the user page: verified user.status.block and the page
 test("a reporting officer sees the queue read-only and the review route refuses them", async ({ page }) => {
   await signIn(page, DEMO.officer);
   await page.goto("/dashboard/alerts?status=all");
-  await expect(page.getByRole("heading", { name: "Alerts" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Alerts", exact: true })).toBeVisible();
   await expect(page.getByTestId("alert-row").first()).toBeVisible();
   await expect(page.getByRole("button", { name: "Review" })).toHaveCount(0);
   const res = await page.request.post("/dashboard-api/alerts/any-id/review", { data: { status: "cleared" } });

@@ -87,7 +87,8 @@ function Samples({
   );
 }
 
-function Result({ run }: { run: TBacktestRunView }) {
+/** `inProgress`: this page is asking for its batches (a run left by a closed page stays partial). */
+function Result({ run, inProgress }: { run: TBacktestRunView; inProgress: boolean }) {
   const pct = run.total ? Math.min(100, Math.round((run.processed / run.total) * 100)) : 100;
   const live = run.liveVersion !== null;
   return (
@@ -103,7 +104,11 @@ function Result({ run }: { run: TBacktestRunView }) {
         <div className="h-2 bg-brand-500 transition-all" style={{ width: `${pct}%` }} />
       </div>
       <p className="text-sm text-slate-700" data-testid="backtest-summary">
-        {run.state === "running" ? "Running: " : run.state === "stopped" ? "Stopped: " : "Done: "}
+        {run.state === "done"
+          ? "Done: "
+          : run.state === "running" && inProgress
+            ? "Running: "
+            : "Stopped before the end: "}
         {formatNumber(run.processed)} of {formatNumber(run.total ?? 0)}{" "}
         {run.subject === "transaction" ? "transactions" : "screenings"} from <DateTime value={run.from} /> to{" "}
         <DateTime value={run.to} />. Run <DateTime value={run.createdAt} />
@@ -253,7 +258,7 @@ export function BacktestPanel({
       )}
       {run.isError && <ErrorNote>{errorMessage(run.error)}</ErrorNote>}
       {latest.data ? (
-        <Result run={latest.data} />
+        <Result run={latest.data} inProgress={running} />
       ) : (
         <p className="mt-3 text-sm text-slate-600">
           Not run yet. It evaluates the chosen version and the live one over every stored record of the
