@@ -51,7 +51,7 @@ test.beforeAll(async ({ request }) => {
     });
     expect(user.status()).toBe(200);
   }
-  // amounts of 10,000 or more fire the demo rule TX-LARGE-AMOUNT
+  // amounts of 10,000 USD or more (in the base currency) fire the demo rule TX-LARGE-AMOUNT
   const txs: [string, string, number][] = [
     [`${CARLA}-tx-1`, CARLA, 12_500],
     [`${CARLA}-tx-2`, CARLA, 18_000],
@@ -104,7 +104,10 @@ test("a reviewer works a case from the inbox to its closure", async ({ page }) =
   const large = first
     .getByTestId("case-alert")
     .filter({ has: page.locator('[data-rule-id="TX-LARGE-AMOUNT"]') });
-  await expect(large.getByTestId("rule-explanation")).toContainText("transaction.amount >= 10000");
+  // demo amounts compare in the base currency (USD)
+  await expect(large.getByTestId("rule-explanation")).toContainText(
+    "transaction.?baseAmount.orValue(transaction.amount) >= 10000",
+  );
   await expect(large.getByTestId("rule-explanation")).toContainText("18000");
   await expectNoAxeViolations(page);
   await expectNoHorizontalScroll(page);

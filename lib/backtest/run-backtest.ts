@@ -4,6 +4,8 @@
 // more); its counts and samples are stored after every batch and kept until the rule's next run.
 import type { TSessionUser } from "@/lib/auth/session";
 import { pgPool, prisma } from "@/lib/db";
+import { evaluateWithLists, liveListSource } from "@/lib/lists/in-list";
+import { currentListIndexes } from "@/lib/lists/list-cache";
 import type { BacktestRun } from "@/lib/generated/prisma/client";
 import { notFound, validationError } from "@/lib/http/errors";
 import type { TRuleSubject } from "@/lib/rules/schemas";
@@ -14,8 +16,6 @@ import {
   readHistory,
   type THistoryItem,
 } from "@/lib/backtest/backtest-history";
-import { evaluateWithLists, liveListSource } from "@/lib/lists/in-list";
-import { currentListIndexes } from "@/lib/lists/list-cache";
 import { prepareSanctionsScreening, sanctionsWrap } from "@/lib/sanctions/prepare-sanctions-screening";
 import { computeAggregates } from "@/lib/screening/aggregates";
 import { loadedRule } from "@/lib/screening/evaluate-rules";
@@ -276,15 +276,10 @@ export async function continueBacktest(
       variables: item.variables,
       conditions: rules.map((r) => r.condition),
     });
-    const sanctionsEvaluate = sanctionsWrap(sanctions);
-    const { evaluated } = evaluateRules(
-      rules,
-      subject,
-      item.variables,
-      values,
-      plan.compileErrors,
-      (evaluate) =>
-        evaluateWithLists(lists, () => (sanctionsEvaluate ? sanctionsEvaluate(evaluate) : evaluate())).result,
+    const {
+      result: { evaluated },
+    } = evaluateWithLists(lists, () =>
+      evaluateRules(rules, subject, item.variables, values, plan.compileErrors, sanctionsWrap(sanctions)),
     );
     const [d, l] = evaluated;
     if (d?.error) next.draftErrors++;

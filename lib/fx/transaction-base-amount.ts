@@ -27,10 +27,16 @@ export async function transactionBaseAmount(
   return (await baseAmountConverter(client))(transaction);
 }
 
-/** The transaction as rules see it: the request plus baseAmount when a rate is known. */
+/**
+ * The transaction as rules see it: the request plus baseAmount when a rate is known, and never a
+ * baseAmount of the caller's own (the request schema drops unknown fields; stored data could hold one).
+ */
 export function withBaseAmount<T extends object>(
   transaction: T,
   fx: TFxConversion,
 ): T & { baseAmount?: number } {
-  return fx.baseAmount === undefined ? transaction : { ...transaction, baseAmount: fx.baseAmount };
+  if (fx.baseAmount !== undefined) return { ...transaction, baseAmount: fx.baseAmount };
+  if (!("baseAmount" in transaction)) return transaction;
+  const { baseAmount: _sent, ...rest } = transaction as T & { baseAmount?: unknown };
+  return rest as T;
 }

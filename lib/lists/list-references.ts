@@ -3,7 +3,6 @@ import { prisma } from "@/lib/db";
 import { listNamesIn, usesLists } from "@/lib/lists/in-list";
 import { compileCondition } from "@/lib/rules/cel";
 import type { TRuleDefinition } from "@/lib/rules/schemas";
-import type { TRuleProblem } from "@/lib/rules/cel";
 
 /** Names of the client's lists, for rule validation. */
 export async function clientListNames(clientId: string): Promise<Set<string>> {
@@ -12,30 +11,25 @@ export async function clientListNames(clientId: string): Promise<Set<string>> {
 }
 
 /** Problems with the lists a rule's condition reads; empty when every one exists. */
-export function listReferenceProblems(rule: TRuleDefinition, listNames: ReadonlySet<string>): TRuleProblem[] {
+export function listReferenceErrors(rule: TRuleDefinition, listNames: ReadonlySet<string>): string[] {
   if (!usesLists(rule.condition)) return [];
   let names: Array<string | null>;
   try {
     names = listNamesIn(compileCondition(rule.subject, rule.condition).ast);
   } catch {
-    return []; // the compile error is reported by ruleProblems
+    return []; // the compile error is reported by validateRuleExpressions
   }
-  const problems: TRuleProblem[] = [];
+  const errors: string[] = [];
   for (const name of new Set(names)) {
     if (name === null)
-      problems.push({
-        field: "condition",
-        message: 'inList takes the list name as a quoted string (inList("name", value))',
-      });
+      errors.push('condition: inList takes the list name as a quoted string (inList("name", value))');
     else if (!listNames.has(name)) {
       const known = [...listNames].sort();
-      problems.push({
-        field: "condition",
-        message:
-          `list '${name}' does not exist` +
+      errors.push(
+        `condition: list '${name}' does not exist` +
           (known.length ? ` (lists: ${known.slice(0, 20).join(", ")})` : " (this client has no lists)"),
-      });
+      );
     }
   }
-  return problems;
+  return errors;
 }

@@ -1,5 +1,5 @@
 import { RECOMMENDED_ACTIONS } from "@/lib/clients/schemas";
-import { listReferenceProblems } from "@/lib/lists/list-references";
+import { listReferenceErrors } from "@/lib/lists/list-references";
 import { ruleProblems, type TRuleProblem } from "@/lib/rules/cel";
 import { ZRuleDefinition, type TRuleDefinition } from "@/lib/rules/schemas";
 
@@ -59,7 +59,10 @@ function definitionProblems(
   // a client always has at least one action; an empty list is read as the default (all of them)
   if (enabledActions.length === 0) enabledActions = RECOMMENDED_ACTIONS;
   const problems = ruleProblems(definition);
-  if (listNames) problems.push(...listReferenceProblems(definition, listNames));
+  // the lists a condition reads must exist (lib/lists), like any compile error
+  if (listNames && problems.length === 0)
+    for (const error of listReferenceErrors(definition, listNames))
+      problems.push({ field: "condition", message: error.replace(/^condition: /, "") });
   if (!enabledActions.includes(definition.recommendedAction)) {
     problems.push({
       field: "recommendedAction",
