@@ -6,6 +6,7 @@ import {
   demoClientId,
   E2E_DATABASE_URL,
   expectNoAxeViolations,
+  expectNoClippedTables,
   expectNoHorizontalScroll,
   signIn,
 } from "./support";
@@ -126,6 +127,7 @@ for (const role of Object.keys(ACCOUNTS) as TRole[]) {
           await page.screenshot({ path: `${SHOTS}/${role}-${p.name}.png`, fullPage: true });
           await expectNoAxeViolations(page);
           await expectNoHorizontalScroll(page);
+          await expectNoClippedTables(page);
           visited.push(p.name);
         } catch (err) {
           problems.push(`${p.name}: ${err instanceof Error ? err.message : String(err)}`);

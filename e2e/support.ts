@@ -99,3 +99,14 @@ export async function expectNoHorizontalScroll(page: Page): Promise<void> {
   }));
   expect(scrollWidth, `page width on ${page.url()}`).toBeLessThanOrEqual(innerWidth);
 }
+
+/** No table is cut off inside its scrolling wrapper: every column is in view at the current width. */
+export async function expectNoClippedTables(page: Page): Promise<void> {
+  const clipped = await page.evaluate(() =>
+    [...document.querySelectorAll("table")]
+      .map((t) => t.parentElement)
+      .filter((w): w is HTMLElement => !!w && w.scrollWidth > w.clientWidth + 1)
+      .map((w) => `${w.querySelector("th")?.textContent ?? "table"}: ${w.scrollWidth} > ${w.clientWidth}`),
+  );
+  expect(clipped, `tables wider than their box on ${page.url()}`).toEqual([]);
+}

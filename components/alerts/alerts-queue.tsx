@@ -98,19 +98,20 @@ export function AlertsQueue({
               data-transaction-id={a.transactionId}
               className="hover:bg-slate-50"
             >
-              <Td className="text-xs">
+              {/* cells wrap so the whole queue fits 1280 px without a clipped column */}
+              <Td className="w-28 whitespace-normal text-xs">
                 <DateTime value={a.createdAt} />
               </Td>
               <Td>
                 <LevelBadge level={a.level} />
               </Td>
-              <Td>
+              <Td className="max-w-40 whitespace-normal break-words">
                 <div className="font-medium">{a.ruleId}</div>
-                <div className="max-w-48 truncate text-xs text-slate-700" title={a.reason}>
+                <div className="max-w-40 truncate text-xs text-slate-700" title={a.reason}>
                   {a.ruleName}
                 </div>
               </Td>
-              <Td>
+              <Td className="max-w-40 whitespace-normal break-all">
                 <Link
                   className="font-mono text-brand-700 hover:underline"
                   href={`/dashboard/transactions/${encodeURIComponent(a.transactionId)}`}
@@ -123,10 +124,10 @@ export function AlertsQueue({
                   </div>
                 )}
               </Td>
-              <Td>
+              <Td className="max-w-32 whitespace-normal">
                 {a.userId ? (
                   <Link
-                    className="text-brand-700 hover:underline"
+                    className="inline-block py-1 text-brand-700 hover:underline"
                     href={`/dashboard/users/${encodeURIComponent(a.userId)}`}
                   >
                     {a.userName ?? a.userId}
@@ -137,16 +138,19 @@ export function AlertsQueue({
               </Td>
               <Td>
                 {a.caseId ? (
-                  <Link className="text-brand-700 hover:underline" href={`/dashboard/cases/${a.caseId}`}>
+                  <Link
+                    className="inline-block py-1 text-brand-700 hover:underline"
+                    href={`/dashboard/cases/${a.caseId}`}
+                  >
                     Open case
                   </Link>
                 ) : (
                   "—"
                 )}
               </Td>
-              <Td>
+              <Td className="max-w-40 whitespace-normal">
                 <AlertStatusBadge status={a.status} />
-                <div className="flex items-center gap-1 text-xs text-slate-700">
+                <div className="flex flex-wrap items-center gap-1 text-xs text-slate-700">
                   {a.reviewedBy ? (
                     <span>by {a.reviewedBy}</span>
                   ) : a.assignedTo ? (

@@ -129,7 +129,9 @@ export function Table({
 }
 
 export function Td({ children, className }: { children?: ReactNode; className?: string }) {
-  return <td className={cx("whitespace-nowrap px-3 py-2 text-slate-700", className)}>{children}</td>;
+  // Cells do not wrap unless the caller says how (a whitespace-* class of its own).
+  const wrap = className?.includes("whitespace-") ? null : "whitespace-nowrap";
+  return <td className={cx(wrap, "px-3 py-2 text-slate-700", className)}>{children}</td>;
 }
 
 export function ErrorNote({ children }: { children: ReactNode }) {

@@ -112,7 +112,7 @@ export default async function ReportsPage({
       >
         {reports.map((r) => (
           <tr key={r.id} data-testid="report-row" data-report-id={r.id}>
-            <Td>
+            <Td className="min-w-48 whitespace-normal">
               <Link
                 href={`/dashboard/reports/${encodeURIComponent(r.id)}`}
                 className={`font-medium ${linkClass}`}
@@ -128,12 +128,12 @@ export default async function ReportsPage({
             </Td>
             <Td>{r.reportNumber ?? "—"}</Td>
             <Td>{r.fiuReferenceNumber ?? "—"}</Td>
-            <Td className="font-mono text-xs">{r.userId ?? "—"}</Td>
+            <Td className="max-w-36 whitespace-normal break-all font-mono text-xs">{r.userId ?? "—"}</Td>
             <Td>{r.transactionCount}</Td>
             <Td>
-              <DateTime value={r.createdAt} />
+              <DateTime value={r.createdAt} dateOnly />
             </Td>
-            <Td>{r.submittedAt ? <DateTime value={r.submittedAt} /> : "—"}</Td>
+            <Td>{r.submittedAt ? <DateTime value={r.submittedAt} dateOnly /> : "—"}</Td>
           </tr>
         ))}
       </Table>
