@@ -18,7 +18,7 @@ import {
 const SHOTS = "test-results/a11y";
 const VIEWPORT = { width: 1280, height: 800 };
 
-type TIds = { transaction: string; user: string; report: string; rule: string; case: string };
+type TIds = { transaction: string; user: string; report: string; rule: string; case: string; list: string };
 type TRole = "admin" | "reviewer" | "reporting_officer";
 
 // One line per page; `permission` decides which roles visit it.
@@ -44,6 +44,8 @@ const PAGES: { name: string; path: (ids: TIds) => string; permission: TPermissio
   { name: "team", path: () => "/dashboard/team", permission: "team.manage" },
   { name: "api-keys", path: () => "/dashboard/api-keys", permission: "apiKeys.manage" },
   { name: "webhooks", path: () => "/dashboard/webhooks", permission: "webhooks.manage" },
+  { name: "lists", path: () => "/dashboard/lists", permission: "lists.manage" },
+  { name: "list", path: (ids) => `/dashboard/lists/${ids.list}`, permission: "lists.manage" },
 ];
 
 const ACCOUNTS: Record<TRole, { email: string; password: string }> = {
@@ -74,6 +76,7 @@ async function seededIds(): Promise<TIds> {
       report: await one(`SELECT id FROM reports WHERE "clientId" = $1 ORDER BY "createdAt" LIMIT 1`),
       case: await one(`SELECT id FROM cases WHERE "clientId" = $1 ORDER BY "alertCount" DESC, id LIMIT 1`),
       rule: await one(`SELECT "ruleId" AS id FROM rules WHERE "clientId" = $1 ORDER BY "ruleId" LIMIT 1`),
+      list: await one(`SELECT id FROM lists WHERE "clientId" = $1 ORDER BY name LIMIT 1`),
     };
   } finally {
     await db.end();
