@@ -108,7 +108,7 @@ test("a reviewer works a case from the inbox to its closure", async ({ page }) =
   await expect(large.getByTestId("rule-explanation")).toContainText(
     "transaction.?baseAmount.orValue(transaction.amount) >= 10000",
   );
-  await expect(large.getByTestId("rule-explanation")).toContainText("18000");
+  await expect(large.getByTestId("rule-explanation")).toContainText("18,000");
   await expectNoAxeViolations(page);
   await expectNoHorizontalScroll(page);
   await page.screenshot({ path: `${SHOTS}/case-page.png`, fullPage: true });

@@ -125,7 +125,7 @@ test("mark the transaction as fraud: the receiver gets a verified transaction.co
   // demo amounts compare in the base currency (USD): 12,345.67 EUR at the fixture's 0.918 EUR per USD
   await expect(fired).toContainText("transaction.?baseAmount.orValue(transaction.amount) >= 10000");
   await expect(page.getByTestId("base-amount")).toContainText("Base amount 13,448.44 USD");
-  await expect(fired).toContainText("12345.67");
+  await expect(fired).toContainText("12,345.67");
   await expect(page.getByTestId("transaction-alerts")).toContainText("Cleared");
 
   await page.getByRole("button", { name: "Mark as fraud" }).click();

@@ -1,10 +1,14 @@
 import { SanctionsHits } from "@/components/sanctions/sanctions-hits";
 import { Badge, EnumLabel, LevelBadge } from "@/components/ui";
-import { formatAggregate } from "@/lib/format";
+import { formatAggregate, formatNumber } from "@/lib/format";
 import type { TRuleExplanation } from "@/lib/transactions/get-transaction-detail";
 
 function show(value: unknown): string {
-  return value === null ? "null" : typeof value === "string" ? `"${value}"` : String(value);
+  if (value === null) return "null";
+  if (typeof value === "string") return `"${value}"`;
+  // amounts and sums read as numbers do (33,224.4), not as floats (33224.40087145)
+  if (typeof value === "number") return formatNumber(value, 4);
+  return String(value);
 }
 
 /** One evaluated rule: its version, the CEL condition, and the values that decided it. */
