@@ -40,7 +40,7 @@ async function signIn(page: Page, who: { email: string; password: string }) {
   await page.getByLabel("Email").fill(who.email);
   await page.getByLabel("Password").fill(who.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page).toHaveURL(/\/dashboard(\/cases|\/reports)?$/);
 }
 
 async function screen(request: APIRequestContext, id: string, amount: number, timestamp: number) {

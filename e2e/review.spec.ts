@@ -72,7 +72,7 @@ test("review and clear the alert in the queue: the receiver gets a verified aler
   page,
 }) => {
   await signIn(page, DEMO.reviewer);
-  await page.screenshot({ path: `${SHOTS}/review-overview.png`, fullPage: true });
+  await page.screenshot({ path: `${SHOTS}/review-home.png`, fullPage: true });
   await page.getByRole("link", { name: "Alerts" }).click();
   await expect(page.getByRole("heading", { name: "Alerts", exact: true })).toBeVisible();
   const row = page

@@ -42,7 +42,7 @@ export async function signIn(page: Page, who: { email: string; password: string 
   await page.getByLabel("Email").fill(who.email);
   await page.getByLabel("Password").fill(who.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page).toHaveURL(/\/dashboard(\/cases|\/reports)?$/);
 }
 
 /** The first verified delivery of an event type matching `where`, waiting for the delivery function. */

@@ -6,7 +6,7 @@ export const metadata = { title: "Sign in · Risk Screening" };
 // Only paths of this site: next-auth would refuse another origin anyway, this keeps the form honest.
 function safeCallback(value: string | string[] | undefined): string {
   const v = Array.isArray(value) ? value[0] : value;
-  return v && v.startsWith("/") && !v.startsWith("//") ? v : "/dashboard";
+  return v && v.startsWith("/") && !v.startsWith("//") ? v : "/dashboard/home";
 }
 
 export default async function LoginPage({

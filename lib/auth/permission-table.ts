@@ -30,3 +30,10 @@ export type TPermission = keyof typeof PERMISSIONS;
 export function can(role: TDashboardRole, permission: TPermission): boolean {
   return (PERMISSIONS[permission] as readonly TDashboardRole[]).includes(role);
 }
+
+/** A role's home after signing in: the reviewer works cases, the officer reports, the admin watches the overview. */
+export function homePath(role: TDashboardRole): string {
+  if (role === "reviewer") return "/dashboard/cases";
+  if (role === "reporting_officer") return "/dashboard/reports";
+  return "/dashboard";
+}
