@@ -41,7 +41,7 @@ test("the login form posts without JavaScript at 127.0.0.1, and no credentials r
   await page.getByLabel("Email").fill(DEMO.reviewer.email);
   await page.getByLabel("Password").fill(DEMO.reviewer.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(`${AT_IP}/dashboard`);
+  await expect(page).toHaveURL(`${AT_IP}/dashboard/cases`);
   await expect(page.getByText(DEMO.reviewer.email).first()).toBeVisible();
   await page.screenshot({ path: "test-results/screens/login-no-js-signed-in.png", fullPage: true });
 

@@ -261,10 +261,10 @@ export function ListDetailScreen({ listId }: { listId: string }) {
           {entries.data?.entries.map((e) => (
             <tr key={e.id} data-testid="entry-row">
               <Td>
-                <div className="w-72 whitespace-normal break-all font-mono text-xs">{e.value}</div>
+                <div className="w-64 whitespace-normal break-all font-mono text-xs">{e.value}</div>
               </Td>
               <Td>
-                <div className="w-64 whitespace-normal">{e.note ?? "—"}</div>
+                <div className="w-56 whitespace-normal">{e.note ?? "—"}</div>
               </Td>
               <Td>
                 {e.expiresAt === null ? (

@@ -70,7 +70,7 @@ export function TransactionsTable({
             <Td className="text-xs text-slate-600">
               <DateTime value={t.occurredAt} />
             </Td>
-            <Td>
+            <Td className="whitespace-normal break-all">
               <Link
                 className={`font-mono ${linkClass}`}
                 href={`/dashboard/transactions/${encodeURIComponent(t.id)}`}
@@ -79,7 +79,7 @@ export function TransactionsTable({
               </Link>
             </Td>
             {!fixedUserId && (
-              <Td>
+              <Td className="whitespace-normal break-all">
                 {t.userId ? (
                   <Link className={linkClass} href={`/dashboard/users/${encodeURIComponent(t.userId)}`}>
                     {t.userId}
@@ -97,7 +97,7 @@ export function TransactionsTable({
               <EnumLabel value={t.status} /> {t.isFraud && <Badge tone="red">Fraud</Badge>}{" "}
               {t.isChargeback && <Badge tone="amber">Chargeback</Badge>}
             </Td>
-            <Td>
+            <Td className="whitespace-normal">
               <LevelBadge level={t.riskLevel} />{" "}
               <EnumLabel className="text-xs text-slate-600" value={t.recommendedAction} />
             </Td>
