@@ -3,9 +3,8 @@ import { notFound } from "@/lib/http/errors";
 import { parseWith } from "@/lib/http/with-client";
 import { actorLabel, type TDashboardActor } from "@/lib/alerts/actor";
 import { ZReviewAlert, type TReviewStatus } from "@/lib/alerts/schemas";
-import { UNSETTLED_ALERT_STATUSES } from "@/lib/alerts/settle-alerts";
+import { emitAlertReviewed, UNSETTLED_ALERT_STATUSES } from "@/lib/alerts/settle-alerts";
 import { conflict } from "@/lib/reports/report-access";
-import { emitWebhookEvent } from "@/lib/webhooks/payloads";
 
 export type TReviewedAlert = {
   id: string;
@@ -50,19 +49,7 @@ export async function reviewAlert(input: {
       where: { id: alertId, clientId },
       data: { status, reviewedBy, reviewedAt, feedback },
     });
-    await emitWebhookEvent(tx, {
-      clientId,
-      event: "alert.reviewed",
-      payload: {
-        transactionId: alert.transactionId,
-        ruleId: alert.ruleId,
-        status,
-        reviewedBy,
-        reviewedAt: reviewedAt.getTime(),
-        feedback,
-      },
-      timestamp: reviewedAt.getTime(),
-    });
+    await emitAlertReviewed(tx, clientId, alert, { status, reviewedBy, reviewedAt, feedback });
     await tx.auditLog.create({
       data: {
         clientId,

@@ -6,6 +6,28 @@ import { emitWebhookEvent } from "@/lib/webhooks/payloads";
 
 export type TSettledAlert = { id: string; transactionId: string; ruleId: string; caseId: string | null };
 
+/** The alert.reviewed event of one verdict, in the transaction that recorded it. */
+export async function emitAlertReviewed(
+  tx: Tx,
+  clientId: string,
+  alert: { transactionId: string; ruleId: string },
+  review: { status: TReviewStatus; reviewedBy: string; reviewedAt: Date; feedback: string },
+): Promise<void> {
+  await emitWebhookEvent(tx, {
+    clientId,
+    event: "alert.reviewed",
+    payload: {
+      transactionId: alert.transactionId,
+      ruleId: alert.ruleId,
+      status: review.status,
+      reviewedBy: review.reviewedBy,
+      reviewedAt: review.reviewedAt.getTime(),
+      feedback: review.feedback,
+    },
+    timestamp: review.reviewedAt.getTime(),
+  });
+}
+
 /** Alerts still waiting for a verdict: open, or escalated and not settled yet. */
 export const UNSETTLED_ALERT_STATUSES = ["open", "escalated"] as const;
 
@@ -49,19 +71,7 @@ export async function settleAlerts(
     data: { status, reviewedBy, reviewedAt, feedback },
   });
   for (const alert of alerts)
-    await emitWebhookEvent(tx, {
-      clientId,
-      event: "alert.reviewed",
-      payload: {
-        transactionId: alert.transactionId,
-        ruleId: alert.ruleId,
-        status,
-        reviewedBy,
-        reviewedAt: reviewedAt.getTime(),
-        feedback,
-      },
-      timestamp: reviewedAt.getTime(),
-    });
+    await emitAlertReviewed(tx, clientId, alert, { status, reviewedBy, reviewedAt, feedback });
   await tx.auditLog.createMany({
     data: alerts.map((alert) => ({
       clientId,
