@@ -176,6 +176,22 @@ export async function soak(): Promise<void> {
     };
     sample();
     const sampler = setInterval(sample, SAMPLE_MS);
+    // Production PostgreSQL runs autovacuum; this machine's CI config turns it off
+    // (/etc/postgresql/15/main/conf.d/90-ci.conf). Without it the tables of a soak that starts empty are
+    // never analyzed, the planner reads each aggregate's group through ("clientId", "occurredAt") and
+    // filters the whole window (every row of a soak), so screenings slow down linearly with the history
+    // (README, issue 11). When it is off the soak does what autovacuum would: VACUUM ANALYZE every 30 s.
+    const autovacuum = (await sql(DB_URL, "SHOW autovacuum")).rows[0]?.autovacuum === "on";
+    let vacuuming = false;
+    const vacuum = () => {
+      if (vacuuming) return;
+      vacuuming = true;
+      void sql(DB_URL, "VACUUM (ANALYZE)")
+        .catch(() => undefined)
+        .finally(() => (vacuuming = false));
+    };
+    const vacuumer = autovacuum ? null : setInterval(vacuum, 30_000);
+    if (!autovacuum) log("autovacuum is off on this server: VACUUM (ANALYZE) every 30 s instead");
     let seq = 0;
     const run = Date.now().toString(36);
     log(`${SECONDS} s at ${CONNECTIONS} connections, RSS every ${SAMPLE_MS / 1000} s`);
@@ -208,6 +224,7 @@ export async function soak(): Promise<void> {
     });
     sample();
     clearInterval(sampler);
+    if (vacuumer) clearInterval(vacuumer);
 
     // Let the driver catch up with the deliveries (up to two minutes), then count.
     const drainStarted = Date.now();

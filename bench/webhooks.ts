@@ -3,6 +3,12 @@
 // emitting transaction to the receiver's first request.
 //
 //   npx tsx bench/webhooks.ts [--n 1000] [--latency 30] [--concurrency 8] [--pglite] [--poll] [--serve | --http]
+//   npx tsx bench/webhooks.ts --attach [--seconds 60] [--concurrency 32]
+//
+// --attach: only the driver, as `npm start` runs it, against DATABASE_URL (e.g. the database of
+// bench/profile-http.ts, whose server then runs with JOB_DRIVER=off and the same WEBHOOK_SECRET_KEY),
+// printing every 5 s the attempts it made and its own CPU per attempt: the CPU of deliveries under
+// screening load, apart from the screenings'.
 //
 // Default: the function on the SDK's engine in this process, as `npm start` runs it
 // (lib/jobs/run-in-process.ts); --serve: the signed serve handler called in process (before);
@@ -31,6 +37,60 @@ const PGLITE = process.argv.includes("--pglite");
 process.env.NEXTAUTH_SECRET ??= "bench-nextauth-secret-0123456789";
 process.env.WEBHOOK_SECRET_KEY ??= "bench-webhook-secret-key-0123456789";
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
+
+if (process.argv.includes("--attach")) {
+  await attach();
+  process.exit(0);
+}
+
+async function attach(): Promise<void> {
+  const seconds = flag("seconds", 60);
+  const { inngest, INNGEST_APP_ID } = await import("../inngest/client");
+  const { functions } = await import("../inngest/index");
+  const { jobsPool } = await import("../lib/db");
+  const { startJobDriver } = await import("../lib/jobs/driver");
+  const { describeFunctions } = await import("../lib/jobs/function-table");
+  const { inProcessRunner } = await import("../lib/jobs/run-in-process");
+  const { servingSigningKey } = await import("../lib/jobs/signing-key");
+  const attempts = async () =>
+    (
+      await jobsPool().query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM webhook_attempts WHERE "startedAt" >= $1`,
+        [new Date(started)],
+      )
+    ).rows[0]!.n;
+  const started = Date.now();
+  const driver = startJobDriver({
+    mode: "embedded",
+    functions: describeFunctions(INNGEST_APP_ID, functions),
+    serveUrl: "http://127.0.0.1:9/api/inngest",
+    runInProcess: inProcessRunner(inngest, functions),
+    signingKey: servingSigningKey()!,
+    concurrency: CONCURRENCY,
+    listen: process.env.DATABASE_URL,
+  });
+  const cpu0 = process.cpuUsage();
+  let last = { at: started, cpu: process.cpuUsage(), n: 0 };
+  while (Date.now() - started < seconds * 1000) {
+    await new Promise((r) => setTimeout(r, 5000));
+    const n = await attempts();
+    const cpu = process.cpuUsage(last.cpu);
+    const ms = (cpu.user + cpu.system) / 1000;
+    console.log(
+      `${((Date.now() - started) / 1000).toFixed(0)} s: ${n - last.n} attempts ` +
+        `(${(((n - last.n) * 1000) / (Date.now() - last.at)).toFixed(0)}/s), ` +
+        `CPU ${ms.toFixed(0)} ms = ${n > last.n ? (ms / (n - last.n)).toFixed(2) : "-"} ms per attempt`,
+    );
+    last = { at: Date.now(), cpu: process.cpuUsage(), n };
+  }
+  await driver.stop();
+  const cpu = process.cpuUsage(cpu0);
+  const n = await attempts();
+  console.log(
+    `attached ${seconds} s: ${n} attempts, CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms = ` +
+      `${n > 0 ? ((cpu.user + cpu.system) / 1000 / n).toFixed(2) : "-"} ms per attempt`,
+  );
+}
 
 let cleanup: () => Promise<void> = async () => {};
 if (PGLITE) {

@@ -1,6 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
+import { capPreparedStatements } from "@/lib/db-prepared";
 import { env } from "@/lib/env";
 
 // One Prisma client per process (create-t3-app's globalThis singleton, which also survives hot reloads),
@@ -20,6 +21,8 @@ function client(): PrismaClient {
   const pool = new pg.Pool({ connectionString, max: env.DATABASE_POOL_SIZE, allowExitOnIdle: true });
   // An idle connection dropped by the server (restart, DROP DATABASE ... FORCE) is replaced on next use.
   pool.on("error", () => undefined);
+  // named statements of the hot path: a bounded number per connection (lib/db-prepared.ts)
+  pool.on("connect", (c) => capPreparedStatements(c));
   globalForPrisma.pgPool = pool;
   const adapter = new PrismaPg(pool);
   globalForPrisma.prisma = new PrismaClient({ adapter });
@@ -55,6 +58,7 @@ export function jobsPool(): pg.Pool {
   const connectionString = env.DATABASE_URL ?? process.env.DATABASE_URL;
   const pool = new pg.Pool({ connectionString, max: env.JOB_DRIVER_POOL_SIZE, allowExitOnIdle: true });
   pool.on("error", () => undefined);
+  pool.on("connect", (c) => capPreparedStatements(c));
   globalForJobs.jobsPool = pool;
   return pool;
 }

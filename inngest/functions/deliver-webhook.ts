@@ -1,27 +1,32 @@
 import { inngest } from "@/inngest/client";
-import { WEBHOOK_DELIVERY_EVENT } from "@/lib/webhooks/emit";
+import { WEBHOOK_RETRY_EVENT } from "@/lib/webhooks/emit";
 import { recordDeliveryAttempt } from "@/lib/webhooks/record-delivery-attempt";
 import { retryDelaysMs } from "@/lib/webhooks/retry-schedule";
-import { ZWebhookDeliveryRequested } from "@/lib/webhooks/schemas";
+import { ZWebhookRetry } from "@/lib/webhooks/schemas";
 import { sendDeliveryAttempt } from "@/lib/webhooks/send-delivery-attempt";
 
 /**
- * Delivers one webhook (one event to one subscription) on the retry schedule. Sending and
- * recording are separate steps and the wait between attempts is a durable sleep, so after a
- * crash the run resumes where it was: a POST that was answered is never sent again.
+ * Delivers one webhook (one event to one subscription) on the retry schedule, from the attempt at
+ * position `n` of the schedule: the retries of a delivery whose attempt in `deliver-webhooks` failed
+ * (`webhook/delivery.retry`, after a durable sleep until it is due). Sending and recording are
+ * separate steps and the wait between attempts is a durable sleep, so after a crash the run resumes
+ * where it was: a POST that was answered is never sent again. (Runs started by a
+ * `webhook/delivery.requested` event before deliveries went out in batches were moved onto this
+ * event at 1 by migration 20261125130200, so their memoized steps still match.)
  */
 export const deliverWebhook = inngest.createFunction(
   {
     id: "deliver-webhook",
-    name: "Deliver a webhook",
+    name: "Deliver a webhook (retries)",
     retries: 4,
-    triggers: [{ event: WEBHOOK_DELIVERY_EVENT }],
+    triggers: [{ event: WEBHOOK_RETRY_EVENT }],
   },
   async ({ event, step }) => {
-    const { deliveryId } = ZWebhookDeliveryRequested.parse(event.data);
+    const { deliveryId, n: from, at } = ZWebhookRetry.parse(event.data);
+    if (at !== undefined) await step.sleepUntil(`backoff-${from - 1}`, new Date(at));
     const delays = retryDelaysMs();
 
-    for (let n = 1; ; n++) {
+    for (let n = from; ; n++) {
       const sent = await step.run(`send-attempt-${n}`, () => sendDeliveryAttempt({ deliveryId }));
       if (sent.skipped) return { deliveryId, status: sent.status, attempts: n - 1 };
 

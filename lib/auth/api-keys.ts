@@ -79,12 +79,9 @@ const AUTH_SQL = `
          c."actions", c."configVersion"::text AS "configVersion",
          (SELECT jsonb_object_agg(d."name", d."version"::text) FROM "dataset_versions" d) AS "datasets"
   FROM "api_keys" k JOIN "clients" c ON c."id" = k."clientId"
-  WHERE k."hash" = $1`;
+  WHERE k."hash" = $1::text`;
 
-export async function authenticateApiKey(key: string): Promise<TClientContext | null> {
-  if (!key.startsWith(KEY_PREFIX) || key.length > 200) return null;
-  const { rows } = await pgPool().query<TKeyRow>(AUTH_SQL, [hashApiKey(key)]);
-  const row = rows[0];
+function acceptedKey(row: TKeyRow | undefined): TClientContext | null {
   if (!row || row.revokedAt) return null;
   const now = Date.now();
   if ((lastUsedWrites.get(row.id) ?? 0) + LAST_USED_INTERVAL_MS < now) {
@@ -102,4 +99,92 @@ export async function authenticateApiKey(key: string): Promise<TClientContext | 
     apiKeyId: row.id,
     versions: { config: row.configVersion, datasets: row.datasets ?? {} },
   };
+}
+
+// The client each key hash resolved to last time in this process: only a guess to plan a read that
+// travels with the key read (authenticateApiKeyWithRead), never an authorization.
+const lastClientByHash = new Map<string, TClientContext>();
+const MAX_GUESSES = 10_000;
+
+function remember(hash: string, client: TClientContext | null): void {
+  if (!client) {
+    lastClientByHash.delete(hash);
+    return;
+  }
+  if (lastClientByHash.size >= MAX_GUESSES) lastClientByHash.clear();
+  lastClientByHash.set(hash, client);
+}
+
+function validKey(key: string): boolean {
+  return key.startsWith(KEY_PREFIX) && key.length <= 200;
+}
+
+export async function authenticateApiKey(key: string): Promise<TClientContext | null> {
+  if (!validKey(key)) return null;
+  const hash = hashApiKey(key);
+  const { rows } = await pgPool().query<TKeyRow>(AUTH_SQL, [hash]);
+  const client = acceptedKey(rows[0]);
+  remember(hash, client);
+  return client;
+}
+
+/** The client this key resolved to last time in this process (a guess: see authenticateApiKeyWithRead). */
+export function guessClient(key: string): TClientContext | undefined {
+  return validKey(key) ? lastClientByHash.get(hashApiKey(key)) : undefined;
+}
+
+/**
+ * The same client at the same cache versions and with the same features (what a read planned for
+ * `guess` depends on: a feature such as paymentInstrumentRules decides what is read).
+ */
+export function sameClientState(a: TClientContext, b: TClientContext): boolean {
+  if (a.id !== b.id || a.versions?.config !== b.versions?.config) return false;
+  if (a.features.size !== b.features.size || [...a.features].some((f) => !b.features.has(f))) return false;
+  const [x, y] = [a.versions?.datasets ?? {}, b.versions?.datasets ?? {}];
+  const keys = Object.keys(x);
+  return keys.length === Object.keys(y).length && keys.every((k) => x[k] === y[k]);
+}
+
+/**
+ * A read built for the statement of the key read: `build` adds its parameters to `params` and answers
+ * a SELECT whose every tenant predicate uses `clientSql`, the client id of the key this same
+ * statement read (so tenant isolation comes from the database, not from the guess it was planned for).
+ */
+export type TKeyedRead = {
+  build: (
+    params: { values: unknown[]; add: (value: unknown, cast: string) => string },
+    clientSql: string,
+  ) => string;
+};
+
+/**
+ * The key read and a caller's read in one statement. The caller's row comes back only for a valid,
+ * unrevoked key (null otherwise, and for a key of another client the caller must not use it:
+ * compare `client` with the guess the read was planned for).
+ */
+export async function authenticateApiKeyWithRead(
+  key: string,
+  read: TKeyedRead,
+): Promise<{ client: TClientContext | null; row: Record<string, unknown> | null }> {
+  if (!validKey(key)) return { client: null, row: null };
+  const hash = hashApiKey(key);
+  const values: unknown[] = [hash];
+  const params = {
+    values,
+    add(value: unknown, cast: string) {
+      values.push(value === undefined ? null : value);
+      return `$${values.length}::${cast}`;
+    },
+  };
+  const select = read.build(params, `k."clientId"`);
+  // the read's columns next to the key's: it must not name one of TKeyRow's
+  // a named statement (planned once per connection; its text is the same for every request of a
+  // client at one configuration): see `prepared` in lib/screening/hot/sql.ts
+  const text = `WITH k AS (${AUTH_SQL})
+     SELECT k.*, r.* FROM k LEFT JOIN LATERAL (${select}) r ON k."revokedAt" IS NULL`;
+  const name = `rss_key_${createHash("sha1").update(text).digest("base64url")}`;
+  const { rows } = await pgPool().query<TKeyRow & Record<string, unknown>>({ name, text, values });
+  const client = acceptedKey(rows[0]);
+  remember(hash, client);
+  return { client, row: client ? rows[0]! : null };
 }

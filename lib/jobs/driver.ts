@@ -2,7 +2,7 @@ import { executeRun, type TExecutorConfig, type TServeInvoker } from "@/lib/jobs
 import type { TJobFunction } from "@/lib/jobs/function-table";
 import { listenForWork, type TWorkListener } from "@/lib/jobs/listen";
 import { relayOutbox, type TRelayEvent } from "@/lib/jobs/relay";
-import { claimRuns, dispatchOutbox, pendingWork, pruneCompletedRuns } from "@/lib/jobs/run-store";
+import { dispatchAndClaim, outboxPending, pruneCompletedRuns } from "@/lib/jobs/run-store";
 import { logError, logInfo } from "@/lib/log";
 
 // The background loop of the Node server. Embedded mode (no Inngest server): outbox rows become
@@ -37,6 +37,15 @@ export type TJobDriverOptions = {
   unreachableDelayMs?: number;
   /** Wait before the first pass (the server starts listening after Next's register()). */
   startDelayMs?: number;
+  /**
+   * The least time from the start of a pass that found work to the start of the next (a wake in
+   * between is kept, not lost). At rest a commit is served at once; under load the events committed
+   * meanwhile go out together: one dispatch and one claim for all of them, and one run for up to
+   * `batchEvents.maxSize` events of a batched function, instead of a pass and a run per commit.
+   * Default 50 ms: under screening load a webhook's first attempt waits up to that long for its
+   * batch, and a delivery costs about a quarter less CPU than at 20 ms (fewer statements each).
+   */
+  minPassIntervalMs?: number;
 };
 
 export type TJobDriver = {
@@ -47,12 +56,14 @@ export type TJobDriver = {
 };
 
 const PRUNE_EVERY_MS = 60 * 60_000;
+const DISPATCH_LIMIT = 500;
 const KEEP_COMPLETED_MS = 7 * 24 * 60 * 60_000;
 
 export function startJobDriver(options: TJobDriverOptions): TJobDriver {
   const pollMs = options.pollMs ?? 250;
   const concurrency = options.concurrency ?? 16;
   const leaseMs = options.leaseMs ?? 30_000;
+  const minPassIntervalMs = options.minPassIntervalMs ?? 50;
   const config: TExecutorConfig = {
     serveUrl: options.serveUrl,
     invoke: options.invoke,
@@ -91,41 +102,51 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
       };
     });
 
-  /** One pass; true when there may be more to do right away. */
-  async function tick(): Promise<boolean> {
-    const free = options.mode === "embedded" ? concurrency - inFlight.size : 0;
-    const work = await pendingWork(new Date(), { runs: free > 0 });
+  /** One pass: `more` when there may be more to do right away, `found` when it found any work. */
+  async function tick(): Promise<{ more: boolean; found: boolean }> {
     let more = false;
-    if (work.outbox) {
-      const moved = send ? await relayOutbox(send) : await dispatchOutbox(options.functions);
-      more = moved > 0;
-    }
-    if (work.runs && free > 0) {
-      const runs = await claimRuns(free, leaseMs);
+    let found = false;
+    if (send) {
+      if (await outboxPending()) {
+        const moved = await relayOutbox(send);
+        more = moved > 0;
+        found = moved > 0;
+      }
+    } else {
+      // One statement: dispatch what was committed, claim what is due (the new runs first).
+      const free = concurrency - inFlight.size;
+      const { dispatched, runs } = await dispatchAndClaim(options.functions, {
+        free,
+        leaseMs,
+        limit: DISPATCH_LIMIT,
+      });
       for (const run of runs) {
         const task = executeRun(run, config).finally(() => {
           inFlight.delete(task);
-          // Refill in batches: a claim per finished run would cost two statements per run under load.
+          // Refill in batches: a claim per finished run would cost a statement per run under load.
           if (inFlight.size <= concurrency / 2) wake();
         });
         inFlight.add(task);
       }
-      more ||= runs.length === free;
+      // Only a full dispatch or claim means a backlog; what commits meanwhile waits for the next pass.
+      more = dispatched >= DISPATCH_LIMIT || (free > 0 && runs.length === free);
+      found = dispatched > 0 || runs.length > 0;
     }
     if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
       lastPrune = Date.now();
       await pruneCompletedRuns(new Date(Date.now() - KEEP_COMPLETED_MS));
     }
-    return more;
+    return { more, found };
   }
 
   async function loop(): Promise<void> {
     if (options.startDelayMs) await new Promise((resolve) => setTimeout(resolve, options.startDelayMs));
     while (!stopped) {
-      let more = false;
+      const started = Date.now();
+      let pass = { more: false, found: false };
       woken = false;
       try {
-        more = await tick();
+        pass = await tick();
         failures = 0;
       } catch (err) {
         failures++;
@@ -135,7 +156,10 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
         }
       }
       if (stopped) break;
-      if (!more) await pause(pollMs * Math.min(2 ** failures, 40));
+      if (pass.more) continue;
+      const rest = started + minPassIntervalMs - Date.now();
+      if (pass.found && rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
+      if (!stopped) await pause(pollMs * Math.min(2 ** failures, 40));
     }
   }
 
@@ -144,6 +168,7 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
     functions: options.functions.map((f) => f.id),
     concurrency,
     listen: Boolean(options.listen),
+    batched: options.functions.filter((f) => f.batchSize).map((f) => `${f.id} (${f.batchSize})`),
     inProcess: Boolean(options.invoke || options.runInProcess),
   });
   const listener: TWorkListener | null = options.listen ? listenForWork(options.listen, wake) : null;

@@ -217,7 +217,7 @@ export async function executeRun(run: TClaimedRun, config: TExecutorConfig): Pro
       const stepId = planned.shift() ?? "step";
       const answer = await callServe(config, fn.id, stepId, {
         event,
-        events: [event],
+        events: run.events ?? [event],
         steps,
         ctx: {
           run_id: run.id,

@@ -13,78 +13,111 @@ export type TClaimedRun = {
   functionId: string;
   eventId: string;
   event: Record<string, unknown>;
+  /** Every event of a batched run, in order (`event` is the first); null for a run of one event. */
+  events: Record<string, unknown>[] | null;
   steps: Record<string, TStepState>;
   attempt: number;
   leaseUntil: Date;
 };
 
-/** One indexed query answering whether there is anything to do; all the idle poll costs. */
-export async function pendingWork(
-  now: Date,
-  { runs }: { runs: boolean },
-): Promise<{ outbox: boolean; runs: boolean }> {
-  const { rows } = await jobsPool().query<{ outbox: boolean; runs: boolean }>(
-    `SELECT
-      EXISTS (SELECT 1 FROM outbox_events WHERE "dispatchedAt" IS NULL) AS outbox,
-      ($1::boolean AND EXISTS (
-        SELECT 1 FROM job_runs
-        WHERE (status = 'queued' AND "runAt" <= $2) OR (status = 'running' AND "leaseUntil" < $2)
-      )) AS runs`,
-    [runs, now],
+/** One indexed query answering whether the outbox holds anything to relay (relay mode's idle poll). */
+export async function outboxPending(): Promise<boolean> {
+  const { rows } = await jobsPool().query<{ outbox: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM outbox_events WHERE "dispatchedAt" IS NULL) AS outbox`,
   );
-  return rows[0] ?? { outbox: false, runs: false };
+  return rows[0]?.outbox ?? false;
+}
+
+/** Which function each event triggers, and its batch size (0: one run per event). */
+function routesOf(functions: readonly TJobFunction[]): string {
+  return JSON.stringify(
+    functions.flatMap((fn) => fn.events.map((event) => ({ event, fn: fn.id, size: fn.batchSize ?? 0 }))),
+  );
 }
 
 /**
- * Turns undispatched outbox rows into queued runs of every function they trigger and marks them
- * dispatched, atomically. The (functionId, eventId) key makes a repeated dispatch harmless.
+ * One pass of the embedded driver, in one statement (all the idle poll costs too):
+ * - dispatch: up to `limit` undispatched outbox rows become runs of every function they trigger and
+ *   are marked dispatched, atomically: one run per event, or for a function with `batchSize` one run
+ *   per up to that many of its events (in commit order; the run's `eventId` is its first event's).
+ *   The (functionId, eventId) key makes a repeated dispatch harmless.
+ * - claim: up to `free` runs for `leaseMs`, `FOR UPDATE SKIP LOCKED`: first the runs just created
+ *   (inserted leased, the others queued), then due runs and runs whose worker's lease expired (crash
+ *   recovery), so processes and machines share the work.
  */
-export async function dispatchOutbox(functions: readonly TJobFunction[], limit = 200): Promise<number> {
-  const routes = JSON.stringify(functions.flatMap((fn) => fn.events.map((event) => ({ event, fn: fn.id }))));
-  const res = await jobsPool().query(
-    `
+export async function dispatchAndClaim(
+  functions: readonly TJobFunction[],
+  { free, leaseMs, limit = 500 }: { free: number; leaseMs: number; limit?: number },
+): Promise<{ dispatched: number; runs: TClaimedRun[] }> {
+  const now = new Date();
+  const leaseUntil = new Date(now.getTime() + leaseMs);
+  const res = await jobsPool().query<TClaimedRun & { dispatched: number | null }>({
+    name: "job-driver-pass",
+    text: `
     WITH batch AS (
       SELECT id, name, data, "createdAt" FROM outbox_events
       WHERE "dispatchedAt" IS NULL
       ORDER BY "createdAt"
-      LIMIT $2
+      LIMIT $2::int
       FOR UPDATE SKIP LOCKED
     ),
-    routes AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(event text, fn text)),
-    queued AS (
-      INSERT INTO job_runs (id, "functionId", "eventId", event, steps, status, attempt, "runAt", "createdAt", "updatedAt")
-      SELECT gen_random_uuid()::text, routes.fn, batch.id,
+    routes AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(event text, fn text, size int)),
+    matched AS (
+      SELECT routes.fn, routes.size, batch.id, batch."createdAt",
              jsonb_build_object('id', batch.id, 'name', batch.name, 'data', batch.data,
-                                'ts', floor(extract(epoch FROM batch."createdAt") * 1000)::bigint),
-             '{}'::jsonb, 'queued', 0, now(), now(), now()
+                                'ts', floor(extract(epoch FROM batch."createdAt") * 1000)::bigint) AS event,
+             row_number() OVER (PARTITION BY routes.fn ORDER BY batch."createdAt", batch.id) - 1 AS n
       FROM batch JOIN routes ON routes.event = batch.name
+    ),
+    runs AS (
+      SELECT fn, (array_agg(id ORDER BY n))[1] AS "eventId", (array_agg(event ORDER BY n))[1] AS event,
+             CASE WHEN max(size) > 0 THEN jsonb_agg(event ORDER BY n) END AS events,
+             row_number() OVER (ORDER BY min("createdAt")) AS k
+      FROM matched
+      GROUP BY fn, CASE WHEN size > 0 THEN n / size ELSE n END
+    ),
+    inserted AS (
+      INSERT INTO job_runs (id, "functionId", "eventId", event, events, steps, status, attempt, "runAt",
+                            "leaseUntil", "createdAt", "updatedAt")
+      SELECT gen_random_uuid()::text, fn, "eventId", event, events, '{}'::jsonb,
+             CASE WHEN k <= $3::int THEN 'running' ELSE 'queued' END, 0, now(),
+             CASE WHEN k <= $3::int THEN $4::timestamptz END, now(), now()
+      FROM runs
       ON CONFLICT ("functionId", "eventId") DO NOTHING
+      RETURNING id, "functionId", "eventId", event, events, steps, attempt, "leaseUntil", status
+    ),
+    dispatched AS (
+      UPDATE outbox_events SET "dispatchedAt" = now() WHERE id IN (SELECT id FROM batch) RETURNING 1
+    ),
+    claimed AS (
+      UPDATE job_runs SET status = 'running', "leaseUntil" = $4::timestamptz, "updatedAt" = $5::timestamptz
+      WHERE id IN (
+        SELECT id FROM job_runs
+        WHERE (status = 'queued' AND "runAt" <= $5::timestamptz) OR (status = 'running' AND "leaseUntil" < $5::timestamptz)
+        ORDER BY "runAt"
+        LIMIT greatest(0, $3::int - (SELECT count(*) FROM runs))
+        FOR UPDATE SKIP LOCKED
+      )
+      RETURNING id, "functionId", "eventId", event, events, steps, attempt, "leaseUntil"
     )
-    UPDATE outbox_events SET "dispatchedAt" = now() WHERE id IN (SELECT id FROM batch)`,
-    [routes, limit],
-  );
-  return res.rowCount ?? 0;
-}
-
-/** Claims due runs, and runs whose worker's lease expired (crash recovery), for `leaseMs`. */
-export async function claimRuns(limit: number, leaseMs: number): Promise<TClaimedRun[]> {
-  if (limit <= 0) return [];
-  const now = new Date();
-  const leaseUntil = new Date(now.getTime() + leaseMs);
-  const res = await jobsPool().query<TClaimedRun>(
-    `
-    UPDATE job_runs SET status = 'running', "leaseUntil" = $1, "updatedAt" = $2
-    WHERE id IN (
-      SELECT id FROM job_runs
-      WHERE (status = 'queued' AND "runAt" <= $2) OR (status = 'running' AND "leaseUntil" < $2)
-      ORDER BY "runAt"
-      LIMIT $3
-      FOR UPDATE SKIP LOCKED
-    )
-    RETURNING id, "functionId", "eventId", event, steps, attempt, "leaseUntil"`,
-    [leaseUntil, now, limit],
-  );
-  return res.rows;
+    SELECT id, "functionId", "eventId", event, events, steps, attempt, "leaseUntil", NULL::int AS dispatched
+    FROM inserted WHERE status = 'running'
+    UNION ALL
+    SELECT id, "functionId", "eventId", event, events, steps, attempt, "leaseUntil", NULL FROM claimed
+    UNION ALL
+    SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, (SELECT count(*)::int FROM dispatched)`,
+    values: [routesOf(functions), limit, free, leaseUntil, now],
+  });
+  let dispatched = 0;
+  const runs: TClaimedRun[] = [];
+  for (const row of res.rows) {
+    if (row.id === null) dispatched = row.dispatched ?? 0;
+    else {
+      const { dispatched: _, ...run } = row;
+      runs.push(run);
+    }
+  }
+  return { dispatched, runs };
 }
 
 export type TRunUpdate =

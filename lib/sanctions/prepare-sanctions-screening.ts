@@ -49,12 +49,40 @@ export async function prepareSanctionsScreening(
 ): Promise<TSanctionsScreening | null> {
   if (!args.conditions.some(usesSanctions)) return null;
   const userId = screenedUserId(args.subject, args.subjectId, args.variables) ?? null;
-  let evaluation: TSanctionsEvaluation | null = null;
+  let state: TSanctionsState | Error;
   try {
-    const [state] = await tx.$queryRaw<[{ version: string; excluded: string[] }]>(Prisma.sql`
+    [state] = await tx.$queryRaw<[TSanctionsState]>(Prisma.sql`
       SELECT (${SANCTIONS_VERSION_SQL}) AS version,
              coalesce((SELECT array_agg("datasetId" || '/' || "entityId") FROM "sanctions_false_matches"
                        WHERE "clientId" = ${args.clientId} AND "userId" = ${userId}), '{}') AS excluded`);
+  } catch (err) {
+    state = err as Error;
+  }
+  return sanctionsScreeningFrom(tx, state);
+}
+
+/** What prepareSanctionsScreening reads: the lists' version and the screened user's false matches. */
+export type TSanctionsState = { version: string; excluded: string[] };
+
+/**
+ * prepareSanctionsScreening's read as two columns ("version", "excluded") for a caller's own statement
+ * (the raw-SQL screenings read it with the stored row and the aggregates): `clientId` and `userId` are
+ * SQL expressions (placeholders); userId is screenedUserId(…) of the screening, or NULL.
+ */
+export function sanctionsStateColumns(clientId: string, userId: string): string {
+  return `(${SANCTIONS_VERSION_SQL.text}) AS "version",
+    coalesce((SELECT array_agg("datasetId" || '/' || "entityId") FROM "sanctions_false_matches"
+      WHERE "clientId" = ${clientId} AND "userId" = ${userId}), '{}') AS "excluded"`;
+}
+
+/** The screening from a state read by the caller (an Error when that read failed). */
+export async function sanctionsScreeningFrom(
+  tx: Tx,
+  state: TSanctionsState | Error,
+): Promise<TSanctionsScreening> {
+  let evaluation: TSanctionsEvaluation | null = null;
+  try {
+    if (state instanceof Error) throw state;
     const index = await getSanctionsIndex(tx, state.version);
     evaluation = { index, excluded: new Set(state.excluded) };
   } catch (err) {

@@ -1,7 +1,8 @@
 // Aggregates over the client's history, computed in PostgreSQL in one round trip per screening.
 //
 // - Window: (timestamp - window, timestamp], measured from the screened record's own timestamp.
-//   The screened record is already stored (same DB transaction), so it counts itself, and a
+//   The screened record is already stored (same DB transaction), or travels as a virtual row
+//   (`screened`: the stored history minus its id, plus the row), so it counts itself, and a
 //   resubmitted id is one row, counted once.
 // - Group: rows whose groupBy path equals the screened record's value for that path. For a
 //   transaction or event subject the value is read from the stored record itself; for user,
@@ -176,11 +177,34 @@ const FALLBACK_COLUMNS: Record<TAggregateOver, string> = {
 };
 
 /**
- * Computes every requested aggregate (keyed by aggregateKey) in a single query. A failure of one
- * aggregate (fallback cap exceeded) is reported for that aggregate only.
+ * The screened record as a virtual row: its column values exactly as the write will store them
+ * (keys are the table's column names; dates as ISO strings, decimals as strings or numbers, `data`
+ * as the object). With it the record does not need to be stored before its aggregates are read:
+ * the history of `over` is the stored rows minus the stored row of the same id, plus this row, so
+ * the record counts itself once and a resubmitted id counts once, with its new values.
  */
-export async function computeAggregates(
-  tx: Tx,
+export type TScreenedRow = { over: TAggregateOver; row: Record<string, unknown> };
+
+export type TAggregateArgs = {
+  clientId: string;
+  subject: TAggregateSubject;
+  subjectId: string;
+  timestamp: number;
+  variables: Record<string, unknown>;
+  aggregates: TAggregateRequest[];
+  /** The screened record, not stored yet (see TScreenedRow); without it a transaction or event
+   * subject is read from its stored row. */
+  screened?: TScreenedRow;
+};
+
+/**
+ * The aggregates of one screening as parts of a statement the caller builds (so that they can
+ * travel with other reads in one round trip): CTEs (without WITH; names `s`, may be empty), one
+ * select-list expression per distinct aggregate (`columns`, to be selected AS `${prefix}${i}`), and
+ * `read` turning the result row back into values. Parameters are added to `params`.
+ */
+export function aggregateQuery(
+  params: TSqlParams,
   {
     clientId,
     subject,
@@ -188,70 +212,100 @@ export async function computeAggregates(
     timestamp,
     variables,
     aggregates,
-  }: {
-    clientId: string;
-    subject: TAggregateSubject;
-    subjectId: string;
-    timestamp: number;
-    variables: Record<string, unknown>;
-    aggregates: TAggregateRequest[];
+    screened,
+    clientSql,
+  }: TAggregateArgs & {
+    /** SQL of the client id in the caller's statement (e.g. the API key's, read by the same statement) */
+    clientSql?: string;
   },
-): Promise<Map<string, TAggregateValue>> {
-  const results = new Map<string, TAggregateValue>();
+): {
+  ctes: string[];
+  columns: string[];
+  read: (row: Record<string, unknown>, prefix?: string) => Map<string, TAggregateValue>;
+} {
   const unique = new Map<string, TAggregateRequest>();
   for (const a of aggregates) unique.set(aggregateKey(a.spec), a);
-  if (unique.size === 0) return results;
-
-  const params = sqlParams([clientId, subjectId, new Date(timestamp).toISOString()]);
-  const columns: string[] = [];
   const plans: Array<{ key: string; request: TAggregateRequest; fallback: boolean }> = [];
-  for (const [key, request] of unique) {
-    const { spec } = request;
-    const from = params.add(new Date(timestamp - windowMs(spec.window)).toISOString(), "timestamptz");
-    const groupValue = groupValueExpr(subject, subjectId, spec.groupBy, variables, params);
-    const base =
-      `FROM ${TABLES[spec.over]} t WHERE t."clientId" = $1 ` +
-      `AND ${groupExpr(spec.over, "t", spec.groupBy, params)} = ${groupValue} ` +
-      `AND t."occurredAt" > ${from} AND t."occurredAt" <= $3::timestamptz`;
-    const where = request.where ? translateWhere(request.where.ast, spec.over, "t", params) : "TRUE";
-    if (where !== null) {
-      columns.push(
-        `(SELECT ${aggregateSql(spec.function, spec.over, spec.field, params)} ${base} AND ${where})`,
+  const columns: string[] = [];
+  const ctes: string[] = [];
+  if (unique.size > 0) {
+    const c = clientSql ?? params.add(clientId, "text");
+    const to = params.add(new Date(timestamp).toISOString(), "timestamptz");
+    const needsScreenedRow = subject === "transaction" || subject === "event";
+    // added on first use: a parameter the statement never references has no type (when no aggregate
+    // reads the screened record's own table, e.g. an event screening counting transactions only)
+    let screenedIdSql: string | null = null;
+    const screenedId = () => (screenedIdSql ??= params.add(subjectId, "text"));
+    if (screened) {
+      ctes.push(
+        `s AS (SELECT * FROM jsonb_populate_record(NULL::${TABLES[screened.over]}, ${params.add(JSON.stringify(screened.row), "jsonb")}))`,
       );
-      plans.push({ key, request, fallback: false });
-    } else {
-      columns.push(
-        `(SELECT coalesce(json_agg(r), '[]'::json) FROM (SELECT ${FALLBACK_COLUMNS[spec.over]} ${base} ` +
-          `ORDER BY t."occurredAt" DESC LIMIT ${FALLBACK_ROW_CAP + 1}) r)`,
+    } else if (needsScreenedRow) {
+      ctes.push(
+        `s AS (SELECT * FROM ${TABLES[subject as TAggregateOver]} WHERE "clientId" = ${c} AND "id" = ${params.add(subjectId, "text")})`,
       );
-      plans.push({ key, request, fallback: true });
+    }
+    for (const [key, request] of unique) {
+      const { spec } = request;
+      const from = params.add(new Date(timestamp - windowMs(spec.window)).toISOString(), "timestamptz");
+      const groupValue = groupValueExpr(subject, subjectId, spec.groupBy, variables, params);
+      // the stored history, or (screened record of this table) the history with the virtual row
+      const source =
+        screened && screened.over === spec.over
+          ? `(SELECT * FROM ${TABLES[spec.over]} WHERE "id" <> ${screenedId()} UNION ALL SELECT * FROM s)`
+          : TABLES[spec.over];
+      const base =
+        `FROM ${source} t WHERE t."clientId" = ${c} ` +
+        `AND ${groupExpr(spec.over, "t", spec.groupBy, params)} = ${groupValue} ` +
+        `AND t."occurredAt" > ${from} AND t."occurredAt" <= ${to}`;
+      const where = request.where ? translateWhere(request.where.ast, spec.over, "t", params) : "TRUE";
+      if (where !== null) {
+        columns.push(
+          `(SELECT ${aggregateSql(spec.function, spec.over, spec.field, params)} ${base} AND ${where})`,
+        );
+        plans.push({ key, request, fallback: false });
+      } else {
+        columns.push(
+          `(SELECT coalesce(json_agg(r), '[]'::json) FROM (SELECT ${FALLBACK_COLUMNS[spec.over]} ${base} ` +
+            `ORDER BY t."occurredAt" DESC LIMIT ${FALLBACK_ROW_CAP + 1}) r)`,
+        );
+        plans.push({ key, request, fallback: true });
+      }
     }
   }
+  const read = (row: Record<string, unknown>, prefix = "a") => {
+    const results = new Map<string, TAggregateValue>();
+    plans.forEach(({ key, request, fallback }, i) => {
+      const raw = row[`${prefix}${i}`];
+      if (!fallback) {
+        results.set(key, { value: raw === null || raw === undefined ? null : Number(raw) });
+        return;
+      }
+      const history = (typeof raw === "string" ? JSON.parse(raw) : (raw ?? [])) as Record<string, unknown>[];
+      if (history.length > FALLBACK_ROW_CAP) {
+        results.set(key, {
+          error: `where filter is evaluated in JS and the window holds more than ${FALLBACK_ROW_CAP} rows; use the SQL subset (==, !=, <, <=, >, >=, in, &&, ||, !, has)`,
+        });
+        return;
+      }
+      results.set(key, { value: computeInJs(request.spec, request.where!, history) });
+    });
+    return results;
+  };
+  return { ctes, columns, read };
+}
 
-  const needsScreenedRow = subject === "transaction" || subject === "event";
+/**
+ * Computes every requested aggregate (keyed by aggregateKey) in a single query. A failure of one
+ * aggregate (fallback cap exceeded) is reported for that aggregate only.
+ */
+export async function computeAggregates(tx: Tx, args: TAggregateArgs): Promise<Map<string, TAggregateValue>> {
+  const params = sqlParams();
+  const { ctes, columns, read } = aggregateQuery(params, args);
+  if (columns.length === 0) return new Map();
   const sql =
-    (needsScreenedRow
-      ? `WITH s AS (SELECT * FROM ${TABLES[subject]} WHERE "clientId" = $1 AND "id" = $2) `
-      : "") +
-    `SELECT ${columns.map((c, i) => `${c} AS a${i}`).join(", ")}` +
-    // keep $2 referenced when no CTE uses it, so parameter types stay inferable
-    (needsScreenedRow ? "" : ` WHERE $2::text IS NOT NULL`);
+    (ctes.length ? `WITH ${ctes.join(", ")} ` : "") +
+    `SELECT ${columns.map((c, i) => `${c} AS a${i}`).join(", ")}`;
   const rows = await tx.$queryRawUnsafe<Record<string, unknown>[]>(sql, ...params.values);
-  const row = rows[0] ?? {};
-  plans.forEach(({ key, request, fallback }, i) => {
-    const raw = row[`a${i}`];
-    if (!fallback) {
-      results.set(key, { value: raw === null || raw === undefined ? null : Number(raw) });
-      return;
-    }
-    const history = (typeof raw === "string" ? JSON.parse(raw) : (raw ?? [])) as Record<string, unknown>[];
-    if (history.length > FALLBACK_ROW_CAP) {
-      results.set(key, {
-        error: `where filter is evaluated in JS and the window holds more than ${FALLBACK_ROW_CAP} rows; use the SQL subset (==, !=, <, <=, >, >=, in, &&, ||, !, has)`,
-      });
-      return;
-    }
-    results.set(key, { value: computeInJs(request.spec, request.where!, history) });
-  });
-  return results;
+  return read(rows[0] ?? {});
 }

@@ -1,6 +1,7 @@
 import type { TClientContext } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db";
 import { cachedRules } from "@/lib/screening/hot/config";
+import { screenEventHot } from "@/lib/screening/hot/screen-event";
 import type { TEvent } from "@/lib/events/schemas";
 import { upsertMerchant } from "@/lib/merchants/upsert-merchant";
 import { assessment, type TRiskAssessment, ruleVariables } from "@/lib/screening/assessment";
@@ -11,9 +12,18 @@ import { emitWebhook } from "@/lib/webhooks/emit";
 
 /**
  * Stores a non-monetary event (inline user/merchant upserted). With eventRules it is screened and
- * event.screened emitted; without, it is stored with no assessment.
+ * event.screened emitted; without, it is stored with no assessment. Runs on the raw-SQL path
+ * (lib/screening/hot/screen-event.ts).
  */
-export async function screenEvent({
+export async function screenEvent(args: {
+  client: TClientContext;
+  body: TEvent;
+}): Promise<TRiskAssessment | { id: string; status: "success" }> {
+  return screenEventHot(args);
+}
+
+/** The Prisma path it replaced, kept as the reference of tests/integration/pi-event-equivalence.test.ts. */
+export async function screenEventPrisma({
   client,
   body,
 }: {

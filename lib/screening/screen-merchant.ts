@@ -4,12 +4,22 @@ import { cachedRules } from "@/lib/screening/hot/config";
 import type { TMerchant } from "@/lib/merchants/schemas";
 import { upsertMerchant } from "@/lib/merchants/upsert-merchant";
 import { assessment, storedMerchant, type TRiskAssessment } from "@/lib/screening/assessment";
+import { screenMerchantHot } from "@/lib/screening/hot/screen-party";
 import { runRules } from "@/lib/screening/run-rules";
 import { TX_OPTIONS } from "@/lib/screening/screen-transaction";
 import { emitWebhook } from "@/lib/webhooks/emit";
 
 /** Merchant risk assessment: stores the merchant record (with history) and screens it. */
-export async function screenMerchant({
+/** The raw-SQL path (lib/screening/hot/screen-party.ts): one read, one write statement. */
+export async function screenMerchant(args: {
+  client: TClientContext;
+  body: TMerchant;
+}): Promise<TRiskAssessment> {
+  return screenMerchantHot(args);
+}
+
+/** The Prisma path it replaced, kept callable for the equivalence test. */
+export async function screenMerchantPrisma({
   client,
   body,
 }: {

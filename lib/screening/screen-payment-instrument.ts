@@ -8,6 +8,7 @@ import type {
 import { verifyWallet } from "@/lib/payment-instruments/verify-wallet";
 import { assessment, storedEntity } from "@/lib/screening/assessment";
 import { cachedRules } from "@/lib/screening/hot/config";
+import { screenPaymentInstrumentHot } from "@/lib/screening/hot/screen-payment-instrument";
 import { runRules } from "@/lib/screening/run-rules";
 import { TX_OPTIONS } from "@/lib/screening/screen-transaction";
 import { identifiersFromPaymentMethods, indexIdentifiers } from "@/lib/users/index-identifiers";
@@ -16,8 +17,17 @@ import { emitWebhook } from "@/lib/webhooks/emit";
 /**
  * Links or unlinks a payment instrument. With paymentInstrumentRules it is screened; without, the answer
  * is low / ALLOW / []. walletVerification is added for clients with that feature and wallet instruments.
+ * Runs on the raw-SQL path (lib/screening/hot/screen-payment-instrument.ts).
  */
-export async function screenPaymentInstrument({
+export async function screenPaymentInstrument(args: {
+  client: TClientContext;
+  body: TPaymentInstrumentRequest;
+}): Promise<TPaymentInstrumentAssessment> {
+  return screenPaymentInstrumentHot(args);
+}
+
+/** The Prisma path it replaced, kept as the reference of tests/integration/pi-event-equivalence.test.ts. */
+export async function screenPaymentInstrumentPrisma({
   client,
   body,
 }: {

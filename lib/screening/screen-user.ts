@@ -2,6 +2,7 @@ import type { TClientContext } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db";
 import { cachedRules } from "@/lib/screening/hot/config";
 import { assessment, storedEntity, type TRiskAssessment } from "@/lib/screening/assessment";
+import { screenUserHot } from "@/lib/screening/hot/screen-party";
 import { runRules } from "@/lib/screening/run-rules";
 import { TX_OPTIONS } from "@/lib/screening/screen-transaction";
 import type { TUser } from "@/lib/users/schemas";
@@ -9,7 +10,13 @@ import { upsertUser } from "@/lib/users/upsert-user";
 import { emitWebhook } from "@/lib/webhooks/emit";
 
 /** Onboarding: creates or updates the user, screens it with the client's user rules, emits user.screened. */
-export async function screenUser({
+/** The raw-SQL path (lib/screening/hot/screen-party.ts): one read, one write statement. */
+export async function screenUser(args: { client: TClientContext; body: TUser }): Promise<TRiskAssessment> {
+  return screenUserHot(args);
+}
+
+/** The Prisma path it replaced, kept callable for the equivalence test. */
+export async function screenUserPrisma({
   client,
   body,
 }: {

@@ -3,17 +3,28 @@ import { prisma } from "@/lib/db";
 import { baseAmountConverter, withBaseAmount } from "@/lib/fx/transaction-base-amount";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { cachedRules } from "@/lib/screening/hot/config";
+import { updateTransactionHot } from "@/lib/screening/hot/update-transaction";
 import { notFound } from "@/lib/http/errors";
 import { assessTransaction } from "@/lib/screening/assess-transaction";
 import { TX_OPTIONS, type TTransactionAssessment } from "@/lib/screening/screen-transaction";
-import { TRANSACTION_STATUSES, type TTransactionUpdate } from "@/lib/transactions/schemas";
+import { updatedStatus, type TTransactionUpdate } from "@/lib/transactions/schemas";
 import { identifiersFromPaymentMethods, indexIdentifiers } from "@/lib/users/index-identifiers";
 
 /**
  * Applies a status/feedback update and partial payment-method changes to a stored transaction,
  * keeping the history. With transactionUpdateMonitoring the updated transaction is screened again.
+ * Runs on the raw-SQL path (lib/screening/hot/update-transaction.ts), with the same rows as
+ * updateTransactionPrisma.
  */
-export async function updateTransaction({
+export async function updateTransaction(args: {
+  client: TClientContext;
+  body: TTransactionUpdate;
+}): Promise<{ status: "Success" } | TTransactionAssessment> {
+  return updateTransactionHot(args);
+}
+
+/** The Prisma path it replaced, kept as the reference of tests/integration/update-equivalence.test.ts. */
+export async function updateTransactionPrisma({
   client,
   body,
 }: {
@@ -34,12 +45,7 @@ export async function updateTransaction({
     });
 
     // The deprecated feedback object fills what the top-level fields leave out.
-    const feedbackStatus = body.feedback?.status?.toUpperCase();
-    const status =
-      body.status ??
-      (feedbackStatus && (TRANSACTION_STATUSES as readonly string[]).includes(feedbackStatus)
-        ? feedbackStatus
-        : undefined);
+    const status = updatedStatus(body);
     const type = body.type ?? body.feedback?.type;
     const description = body.description ?? body.feedback?.description;
     const occurredAt = new Date(body.timestamp ?? body.feedback?.createdAt ?? Date.now());

@@ -148,3 +148,17 @@ export const ZTransactionUpdate = z.object({
     .optional(),
 });
 export type TTransactionUpdate = z.infer<typeof ZTransactionUpdate>;
+
+/**
+ * The status a transaction update sets: `status`, else the deprecated feedback object's status when it
+ * is a known one (upper-cased); undefined: the stored status is kept.
+ */
+export function updatedStatus(body: TTransactionUpdate): string | undefined {
+  const feedbackStatus = body.feedback?.status?.toUpperCase();
+  return (
+    body.status ??
+    (feedbackStatus && (TRANSACTION_STATUSES as readonly string[]).includes(feedbackStatus)
+      ? feedbackStatus
+      : undefined)
+  );
+}

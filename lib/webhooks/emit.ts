@@ -2,7 +2,10 @@ import { prisma, type Tx } from "@/lib/db";
 import { enqueue } from "@/lib/outbox/enqueue";
 import type { TWebhookEventType } from "@/lib/webhooks/event-types";
 
+/** One per delivery row, at emit (and at an admin redelivery): its attempt now. */
 export const WEBHOOK_DELIVERY_EVENT = "webhook/delivery.requested";
+/** A delivery left pending by an attempt of `deliver-webhooks`: its retries, on the schedule. */
+export const WEBHOOK_RETRY_EVENT = "webhook/delivery.retry";
 
 type TSubscriptionRef = { id: string; events: string[] };
 

@@ -11,6 +11,9 @@ beforeAll(async () => {
   server = http.createServer((req, res) => {
     hits.push(req.url ?? "");
     req.resume();
+    // A receiver that closed the kept-alive connection: the request on a reused socket gets no answer.
+    if (req.url === "/stale" && (req.socket as { served?: boolean }).served) return req.socket.destroy();
+    (req.socket as { served?: boolean }).served = true;
     if (req.url === "/redirect") res.writeHead(307, { location: "/target" }).end();
     else if (req.url === "/slow") setTimeout(() => res.writeHead(200).end(), 2000);
     else res.writeHead(req.url === "/fail" ? 503 : 202).end("ok");
@@ -57,6 +60,13 @@ describe("postWebhook", () => {
       /non-public address/,
     );
     expect(hits).toEqual([]);
+  });
+
+  it("sends once more on a new connection when a kept-alive one turns out closed", async () => {
+    hits.length = 0;
+    expect(await post("/ok")).toMatchObject({ responseStatus: 202, error: null });
+    expect(await post("/stale")).toMatchObject({ responseStatus: 202, error: null });
+    expect(hits).toEqual(["/ok", "/stale", "/stale"]);
   });
 
   it("reports connection failures as data, never throws", async () => {

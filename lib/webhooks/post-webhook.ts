@@ -77,26 +77,36 @@ export async function postWebhook({
     return done(null, new PrivateTargetError(literal).message);
 
   const transport = target.protocol === "https:" ? https : http;
-  return new Promise<TPostResult>((resolve) => {
-    const req = transport.request(
-      target,
-      {
-        method: "POST",
-        agent: agents[target.protocol as "http:" | "https:"],
-        headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) },
-        lookup: allowPrivate ? undefined : guardedLookup,
-        signal: AbortSignal.timeout(timeoutMs),
-      },
-      (res) => {
-        const status = res.statusCode ?? 0;
-        res.resume();
-        res.on("end", () => resolve(done(status, status >= 200 && status < 300 ? null : `HTTP ${status}`)));
-        res.on("error", (err) => resolve(done(status, describe(err, timeoutMs))));
-      },
-    );
-    req.on("error", (err) => resolve(done(null, describe(err, timeoutMs))));
-    req.end(body);
-  });
+  const signal = AbortSignal.timeout(timeoutMs);
+  const send = (retried: boolean): Promise<TPostResult> =>
+    new Promise<TPostResult>((resolve) => {
+      const req = transport.request(
+        target,
+        {
+          method: "POST",
+          agent: agents[target.protocol as "http:" | "https:"],
+          headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) },
+          lookup: allowPrivate ? undefined : guardedLookup,
+          signal,
+        },
+        (res) => {
+          const status = res.statusCode ?? 0;
+          res.resume();
+          res.on("end", () => resolve(done(status, status >= 200 && status < 300 ? null : `HTTP ${status}`)));
+          res.on("error", (err) => resolve(done(status, describe(err, timeoutMs))));
+        },
+      );
+      req.on("error", (err) => {
+        // A kept-alive socket the receiver closed while idle fails the next request on it before any
+        // answer (Node's documented keep-alive race): send once more, on another socket.
+        const code = (err as NodeJS.ErrnoException).code;
+        if (!retried && req.reusedSocket && (code === "ECONNRESET" || code === "EPIPE"))
+          return resolve(send(true));
+        resolve(done(null, describe(err, timeoutMs)));
+      });
+      req.end(body);
+    });
+  return send(false);
 }
 
 function describe(err: Error, timeoutMs: number): string {

@@ -41,3 +41,13 @@ export const ZListWebhooksResponse = z.object({
 
 /** Data of the `webhook/delivery.requested` background event. */
 export const ZWebhookDeliveryRequested = z.object({ deliveryId: z.string().min(1) });
+
+/**
+ * Data of the `webhook/delivery.retry` background event: `n` is the position of the delivery's next
+ * attempt in its retry schedule (2 = the first retry), `at` when it is due (epoch ms; absent: now).
+ */
+export const ZWebhookRetry = z.object({
+  deliveryId: z.string().min(1),
+  n: z.number().int().min(1),
+  at: z.number().optional(),
+});

@@ -31,9 +31,8 @@ type TDeliveryRow = {
   active: boolean | null;
 };
 
-// One statement (the delivery and its subscription, of the same client) for the attempts that
-// start together: this runs once per attempt.
-const readDelivery = batcher<string, TDeliveryRow | undefined>(async (ids) => {
+/** The deliveries and their subscriptions (of the same client), in one statement. */
+async function readDeliveries(ids: readonly string[]): Promise<Map<string, TDeliveryRow>> {
   const { rows } = await jobsPool().query<TDeliveryRow>(
     `SELECT d.id, d."eventType", d.body, d.status, d.attempts, s.url, s."secretEncrypted", s.active
      FROM webhook_deliveries d
@@ -41,26 +40,24 @@ const readDelivery = batcher<string, TDeliveryRow | undefined>(async (ids) => {
      WHERE d.id = ANY($1::text[])`,
     [ids],
   );
-  const byId = new Map(rows.map((r) => [r.id, r]));
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+// The single attempts that start together share one read (this runs once per attempt).
+const readDelivery = batcher<string, TDeliveryRow | undefined>(async (ids) => {
+  const byId = await readDeliveries(ids);
   return ids.map((id) => byId.get(id));
 });
 
 /**
- * Sends one attempt of a pending delivery: the body stored at emit time, signed now with the
- * subscription secret. Does not write anything; the caller records the outcome (a separate step,
- * so that a crash after a successful POST never sends it again).
+ * One attempt of a delivery as read: the body stored at emit time, signed now with the subscription
+ * secret (`secrets` opens each sealed secret once for the attempts made together).
  */
-export async function sendDeliveryAttempt({ deliveryId }: { deliveryId: string }): Promise<TSendOutcome> {
-  const delivery = await readDelivery(deliveryId);
-  if (!delivery) return { skipped: true, status: "missing" };
+async function attemptDelivery(delivery: TDeliveryRow, secrets: Map<string, string>): Promise<TSendOutcome> {
   if (delivery.status !== "pending") return { skipped: true, status: delivery.status as TDeliveryStatus };
 
   const attempt = delivery.attempts + 1;
-  const subscription =
-    delivery.url !== null && delivery.secretEncrypted !== null
-      ? { url: delivery.url, secretEncrypted: delivery.secretEncrypted, active: delivery.active === true }
-      : null;
-  if (!subscription?.active) {
+  if (delivery.url === null || delivery.secretEncrypted === null || delivery.active !== true) {
     const now = Date.now();
     return {
       skipped: false,
@@ -73,18 +70,55 @@ export async function sendDeliveryAttempt({ deliveryId }: { deliveryId: string }
       final: true,
     };
   }
+  let secret = secrets.get(delivery.secretEncrypted);
+  if (secret === undefined) {
+    secret = openSecret(delivery.secretEncrypted);
+    secrets.set(delivery.secretEncrypted, secret);
+  }
 
   const result = await postWebhook({
-    url: subscription.url,
+    url: delivery.url,
     body: delivery.body,
     headers: {
       "Content-Type": "application/json",
       "User-Agent": "risk-screening-webhooks/1",
-      "X-Service-Signature": signatureHeader(openSecret(subscription.secretEncrypted), delivery.body),
+      "X-Service-Signature": signatureHeader(secret, delivery.body),
       "X-Service-Event": delivery.eventType,
       "X-Service-Delivery": delivery.id,
     },
   });
   const ok = result.responseStatus !== null && result.responseStatus >= 200 && result.responseStatus < 300;
   return { skipped: false, attempt, ...result, ok, final: false };
+}
+
+/**
+ * Sends one attempt of a pending delivery. Does not write anything; the caller records the outcome
+ * (a separate step, so that a crash after a successful POST never sends it again).
+ */
+export async function sendDeliveryAttempt({ deliveryId }: { deliveryId: string }): Promise<TSendOutcome> {
+  const delivery = await readDelivery(deliveryId);
+  if (!delivery) return { skipped: true, status: "missing" };
+  return attemptDelivery(delivery, new Map());
+}
+
+/**
+ * Sends the next attempt of each pending delivery of `deliveryIds` at once: one read for all, then
+ * every POST concurrently, each signed as `sendDeliveryAttempt` signs it. Writes nothing either.
+ */
+export async function sendDeliveryAttempts({
+  deliveryIds,
+}: {
+  deliveryIds: readonly string[];
+}): Promise<Array<TSendOutcome & { deliveryId: string }>> {
+  const byId = await readDeliveries(deliveryIds);
+  const secrets = new Map<string, string>();
+  return Promise.all(
+    deliveryIds.map(async (deliveryId) => {
+      const delivery = byId.get(deliveryId);
+      const outcome: TSendOutcome = delivery
+        ? await attemptDelivery(delivery, secrets)
+        : { skipped: true, status: "missing" };
+      return { deliveryId, ...outcome };
+    }),
+  );
 }

@@ -159,6 +159,11 @@ describe("every audited change commits with its audit row", () => {
   it("user status from the dashboard", async () => {
     const res = await call(postUser, { apiKey, body: { id: "u-atomic", timestamp: Date.now() - 1000 } });
     expect(res.status).toBe(200);
+    // the key's lastUsedAt is written after the answer, off the request path: let it land before the
+    // snapshot, or it would show up as a change the crashed action made
+    await expect
+      .poll(() => prisma.apiKey.count({ where: { clientId: admin.clientId, lastUsedAt: { not: null } } }))
+      .toBeGreaterThan(0);
     await atomically("user.status.blocked", () =>
       changeUserStatusFromDashboard({
         clientId: admin.clientId,

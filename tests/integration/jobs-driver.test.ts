@@ -66,7 +66,15 @@ const parallel = client.createFunction(
   },
 );
 
-const fns = [flaky, broken, fatal, sleeper, parallel];
+const batched = client.createFunction(
+  { id: "batched", triggers: [{ event: "test/batched" }], batchEvents: { maxSize: 3, timeout: "1s" } },
+  async ({ events, step }) => {
+    const ns = await step.run("sum", () => events.map((e) => (e.data as { n: number }).n));
+    return { ns };
+  },
+);
+
+const fns = [flaky, broken, fatal, sleeper, parallel, batched];
 
 // Both ways the driver runs a function: the serve protocol (signed requests to the serve handler, as
 // with `invoke` or over HTTP) and the SDK's execution engine in process (what `npm start` uses).
@@ -149,6 +157,31 @@ describe.each(["serve", "in-process"] as const)("in-process job driver (%s)", (m
     expect(calls.left).toBe(1);
     expect(calls.right).toBe(1);
     expect(Object.keys(run.steps as object)).toHaveLength(3);
+  });
+
+  it("hands a batched function every pending event up to maxSize in one run, in commit order", async () => {
+    const eventIds = await prisma.$transaction(async (tx) => {
+      const ids: string[] = [];
+      for (let n = 1; n <= 7; n++) ids.push(await enqueue(tx, { name: "test/batched", data: { n } }));
+      return ids;
+    });
+    const runs = await waitFor(
+      async () => {
+        const rows = await prisma.jobRun.findMany({
+          where: { functionId: "driver-test-batched", eventId: { in: eventIds }, status: "completed" },
+          orderBy: { createdAt: "asc" },
+        });
+        return rows.length === 3 ? rows : null;
+      },
+      30_000,
+      "the batched runs",
+    );
+    expect(
+      runs.map((r) => r.output).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    ).toEqual([{ ns: [1, 2, 3] }, { ns: [4, 5, 6] }, { ns: [7] }]);
+    // Each run is keyed by its first event; every event was dispatched once.
+    expect(runs.map((r) => r.eventId).sort()).toEqual([eventIds[0], eventIds[3], eventIds[6]].sort());
+    expect(await prisma.outboxEvent.count({ where: { id: { in: eventIds }, dispatchedAt: null } })).toBe(0);
   });
 
   it("dispatches an event once per triggered function and ignores events nobody listens to", async () => {

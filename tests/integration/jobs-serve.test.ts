@@ -11,7 +11,7 @@ import { startReceiver, type TReceiver } from "@/tests/support/webhook-receiver"
 
 // The serve endpoint as the in-process driver (or an Inngest server) calls it.
 const SECRET = "whsec_serve-endpoint-test";
-const FN_ID = "risk-screening-deliver-webhook";
+const FN_ID = "risk-screening-deliver-webhooks";
 let receiver: TReceiver;
 let deliveryId: string;
 
@@ -49,9 +49,16 @@ afterAll(async () => {
 
 function executionBody() {
   const event = { id: "evt-1", name: "webhook/delivery.requested", data: { deliveryId }, ts: Date.now() };
+  // A batch, as the driver or an Inngest server sends it for a function with batchEvents.
+  const unknown = {
+    id: "evt-2",
+    name: "webhook/delivery.requested",
+    data: { deliveryId: "dlv-gone" },
+    ts: 1,
+  };
   return canonicalJson({
     event,
-    events: [event],
+    events: [event, unknown],
     steps: {},
     ctx: {
       run_id: "run-1",
@@ -108,8 +115,11 @@ describe("POST /api/inngest", () => {
     const ops = (await res.json()) as Array<{ id: string; op: string; data: any }>;
     expect(ops).toHaveLength(1);
     expect(ops[0]!.op).toBe("StepRun");
-    expect(ops[0]!.id).toBe(createHash("sha1").update("send-attempt-1").digest("hex"));
-    expect(ops[0]!.data).toMatchObject({ skipped: false, attempt: 1, ok: true, responseStatus: 200 });
+    expect(ops[0]!.id).toBe(createHash("sha1").update("send-attempts").digest("hex"));
+    expect(ops[0]!.data).toEqual([
+      expect.objectContaining({ deliveryId, skipped: false, attempt: 1, ok: true, responseStatus: 200 }),
+      { deliveryId: "dlv-gone", skipped: true, status: "missing" },
+    ]);
     expect(receiver.received).toHaveLength(1);
     expect(receiver.received[0]!.verified).toBe(true);
     expect(receiver.received[0]!.deliveryId).toBe(deliveryId);

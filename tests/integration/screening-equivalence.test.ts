@@ -4,11 +4,14 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as merchantRoute from "@/app/v1/merchantRequest/route";
 import * as transactionRoute from "@/app/v1/transaction/route";
-import { authenticateApiKey, type TClientContext } from "@/lib/auth/api-keys";
+import { authenticateApiKey, revokeApiKey, type TClientContext } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db";
+import { env } from "@/lib/env";
+import { takeToken } from "@/lib/http/rate-limit";
 import { importFxRates } from "@/lib/fx/import-rates";
 import { importListEntries } from "@/lib/lists/import-list-entries";
 import { DEMO_RULES } from "@/lib/rules/demo-rules";
@@ -505,5 +508,417 @@ describe("a stored merchant keeps its first timestamp (interface, Merchant rule 
     expect(
       (decision.input as { variables: { merchant: { timestamp: number } } }).variables.merchant.timestamp,
     ).toBe(first);
+  });
+});
+
+describe("one read and one write (lib/screening/hot/README.md)", () => {
+  let prismaSide: TSide;
+  let hotSide: TSide;
+  beforeAll(async () => {
+    prismaSide = await side("Prisma path, single-statement cases");
+    hotSide = await side("Raw-SQL path, single-statement cases");
+  });
+
+  /** The same body through both paths; both answer the same (but for the answer's timestamp). */
+  async function both(body: Record<string, unknown>) {
+    const expected = await screenTransactionPrisma({
+      client: prismaSide.context,
+      body: ZTransaction.parse(body),
+    });
+    const res = await call(transactionRoute.POST, { apiKey: hotSide.apiKey, body });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect({ ...res.body, timestamp: 0 }).toEqual({ ...expected, timestamp: 0 });
+    return res.body as { riskLevel: string };
+  }
+
+  /** The values of one rule's aggregates in the decisions of one transaction, oldest first. */
+  async function aggregatesOf(clientId: string, transactionId: string, ruleId: string) {
+    const decisions = await prisma.decision.findMany({
+      where: { clientId, subjectId: transactionId },
+      orderBy: { createdAt: "asc" },
+    });
+    return decisions.map((d) => {
+      const versionId = (d.evaluated as Array<{ versionId: string; ruleId: string }>).find(
+        (e) => e.ruleId === ruleId,
+      )!.versionId;
+      return (d.aggregates as Record<string, Record<string, unknown>>)[versionId];
+    });
+  }
+
+  it("replaces a stored id with a changed body, counting the record once with its new values", async () => {
+    const at = Date.now() - 3 * HOUR;
+    const first = {
+      id: "rep-1",
+      userId: "solo",
+      merchantId: "m-solo",
+      status: "APPROVED",
+      currencyCode: "USD",
+      amount: 100,
+      timestamp: at,
+    };
+    await both(first);
+    await both(first); // identical: the stored answer, no new decision
+    await both({ ...first, amount: 700, status: "DECLINED" }); // replace
+    await both({ ...first, id: "rep-2", amount: 300, timestamp: at + HOUR });
+
+    for (const s of [prismaSide, hotSide]) {
+      expect(await aggregatesOf(s.clientId, "rep-1", "EQ-AVG-MIN-MAX")).toEqual([
+        { avg7d: 100, min7d: 100, max7d: 100 },
+        { avg7d: 700, min7d: 700, max7d: 700 },
+      ]);
+      // the replaced record counts once, with its new amount
+      expect(await aggregatesOf(s.clientId, "rep-2", "EQ-AVG-MIN-MAX")).toEqual([
+        { avg7d: 500, min7d: 300, max7d: 700 },
+      ]);
+    }
+    const [a, b] = [await snapshot(prismaSide.clientId), await snapshot(hotSide.clientId)];
+    expect(a.updates.filter((u) => u.includes('"rep-1"'))).toHaveLength(2);
+    for (const key of Object.keys(a) as Array<keyof typeof a>) expect(b[key], key).toEqual(a[key]);
+  });
+
+  it("stores an inline user and an inline merchant (new, then changed) as the Prisma path does", async () => {
+    const at = Date.now() - 2 * HOUR;
+    const user = (firstName: string, extra: Record<string, unknown> = {}) => ({
+      id: "inl-u",
+      firstName,
+      lastName: "Doe",
+      email: { email: "Inl@Example.com" },
+      phone: { phone: "+1 555 0199" },
+      timestamp: at - 60_000,
+      userDevice: { id: "inl-dev", ipAddress: "10.9.9.9", fingerprint: "inl-fp" },
+      ...extra,
+    });
+    const merchant = (name: string) => ({ id: "inl-m", name, timestamp: at - 30_000, status: "active" });
+    const base = { status: "APPROVED", currencyCode: "USD", amount: 9500, timestamp: at };
+    await both({ ...base, id: "inl-1", user: user("Eve"), merchant: merchant("Inline Shop") });
+    // changed user (status, device seen again with the transaction's own device) and merchant
+    await both({
+      ...base,
+      id: "inl-2",
+      timestamp: at + 60_000,
+      user: user("Eve", { status: "blocked", email: { email: "eve@example.com" } }),
+      merchant: merchant("Inline Shop Ltd"),
+      userDevice: { id: "inl-dev", ipAddress: "10.9.9.10" },
+    });
+    // an identical resubmission with inline parties changes nothing
+    await both({ ...base, id: "inl-1", user: user("Eve"), merchant: merchant("Inline Shop") });
+    // stored user and merchant sent again unchanged, the transaction's own device another one with the
+    // inline device's IP address (its identifier keeps the inline user's source)
+    await both({
+      ...base,
+      id: "inl-3",
+      timestamp: at + 120_000,
+      user: user("Eve", { status: "blocked", email: { email: "eve@example.com" } }),
+      merchant: merchant("Inline Shop Ltd"),
+      userDevice: { id: "inl-dev-2", ipAddress: "10.9.9.9" },
+    });
+    // a new user with a device and a merchant unknown so far, then the user unblocked
+    await both({
+      ...base,
+      id: "inl-4",
+      timestamp: at + 180_000,
+      user: { ...user("Ann"), id: "inl-u2", userDevice: { id: "inl-dev-3", fingerprint: "fp-3" } },
+      merchant: { ...merchant("Other"), id: "inl-m2" },
+    });
+    await both({
+      ...base,
+      id: "inl-5",
+      timestamp: at + 240_000,
+      user: user("Eve", { status: "active" }),
+      merchant: { ...merchant("Other"), id: "inl-m2" },
+    });
+    const [a, b] = [await snapshot(prismaSide.clientId), await snapshot(hotSide.clientId)];
+    expect(a.merchantVersions.some((v) => v.includes('"inl-m"'))).toBe(true);
+    expect(a.statusChanges.some((s) => s.includes('"inl-u"') && s.includes('"toStatus":"blocked"'))).toBe(
+      true,
+    );
+    for (const key of Object.keys(a) as Array<keyof typeof a>) expect(b[key], key).toEqual(a[key]);
+  });
+
+  it("answers two concurrent first submissions of one id with one stored screening", async () => {
+    const bodies = [
+      {
+        id: "race-1",
+        userId: "racer",
+        merchantId: "m0",
+        status: "APPROVED",
+        currencyCode: "USD",
+        amount: 9999.5,
+        timestamp: Date.now() - HOUR,
+      },
+      {
+        id: "race-2",
+        user: { id: "racer-2", firstName: "Eve", timestamp: Date.now() - 2 * HOUR },
+        merchant: { id: "race-m", name: "Race shop", timestamp: Date.now() - 2 * HOUR },
+        status: "APPROVED",
+        currencyCode: "USD",
+        amount: 12000,
+        timestamp: Date.now() - HOUR,
+      },
+    ];
+    for (const body of bodies) {
+      const answers = await Promise.all(
+        [0, 1, 2].map(() => call(transactionRoute.POST, { apiKey: hotSide.apiKey, body })),
+      );
+      for (const res of answers) expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const [first, ...rest] = answers.map((r) => r.body as { riskLevel: string; triggered: unknown[] });
+      for (const other of rest) expect({ ...other, timestamp: 0 }).toEqual({ ...first, timestamp: 0 });
+      const where = { clientId: hotSide.clientId };
+      expect(await prisma.transaction.count({ where: { ...where, id: body.id } })).toBe(1);
+      expect(await prisma.decision.count({ where: { ...where, subjectId: body.id } })).toBe(1);
+      expect(await prisma.transactionUpdate.count({ where: { ...where, transactionId: body.id } })).toBe(1);
+      const screened = await prisma.webhookDelivery.count({
+        where: {
+          ...where,
+          eventType: "transaction.screened",
+          body: { contains: `"id":"${body.id}"` },
+        },
+      });
+      expect(screened).toBe(1);
+    }
+    // three concurrent replaces by one changed body: one replace, the others answer what it stored
+    const changed = { ...bodies[0]!, amount: 15000 };
+    const replaced = await Promise.all(
+      [0, 1, 2].map(() => call(transactionRoute.POST, { apiKey: hotSide.apiKey, body: changed })),
+    );
+    for (const res of replaced) expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const where = { clientId: hotSide.clientId };
+    expect(await prisma.decision.count({ where: { ...where, subjectId: "race-1" } })).toBe(2);
+    expect(
+      (await prisma.transactionUpdate.findMany({ where: { ...where, transactionId: "race-1" } }))
+        .map((u) => u.type)
+        .sort(),
+    ).toEqual(["resubmitted", "submitted"]);
+    const stored = await prisma.transaction.findUniqueOrThrow({
+      where: { clientId_id: { clientId: hotSide.clientId, id: "race-1" } },
+    });
+    expect(Number(stored.amount)).toBe(15000);
+  });
+});
+
+describe("the screening read travels with the API key read (withClientRead)", () => {
+  const tx = (id: string, extra: Record<string, unknown> = {}) => ({
+    id,
+    userId: "ku",
+    status: "APPROVED",
+    currencyCode: "USD",
+    amount: 10,
+    timestamp: Date.now() - 1000,
+    ...extra,
+  });
+
+  it("refuses a revoked key on the very next request, and reports a body error to a valid key only", async () => {
+    const { apiKey } = await createTestClient({ name: "Keyed read" });
+    // two screenings: the second already reads with the key
+    expect((await call(transactionRoute.POST, { apiKey, body: tx("k-1") })).status).toBe(200);
+    expect((await call(transactionRoute.POST, { apiKey, body: tx("k-2") })).status).toBe(200);
+    const invalid = await call(transactionRoute.POST, { apiKey, body: tx("k-3", { amount: "ten" }) });
+    expect([invalid.status, invalid.body.error.type]).toEqual([400, "VALIDATION_ERROR"]);
+    await revokeApiKey({ apiKey });
+    for (const body of [tx("k-4"), tx("k-5", { amount: "ten" })]) {
+      const refused = await call(transactionRoute.POST, { apiKey, body });
+      expect([refused.status, refused.body.error.type]).toEqual([401, "UNAUTHORIZED"]);
+    }
+    const missing = await call(transactionRoute.POST, { body: tx("k-6", { amount: "ten" }) });
+    expect(missing.status).toBe(401);
+  });
+
+  it("answers 429 before a body error, and for a valid body after the key and read statement", async () => {
+    const { apiKey } = await createTestClient({ name: "Keyed read, rate" });
+    expect((await call(transactionRoute.POST, { apiKey, body: tx("rl-0") })).status).toBe(200);
+    // the key's bucket, emptied as of a minute from now: it stays empty for this test
+    const { apiKeyId } = (await authenticateApiKey(apiKey))!;
+    while (takeToken(apiKeyId, env.RATE_LIMIT_PER_SECOND, Date.now() + 60_000).ok);
+    for (const body of [tx("rl-1", { amount: "ten" }), tx("rl-2")]) {
+      const res = await call(transactionRoute.POST, { apiKey, body });
+      expect([res.status, res.body.error.type]).toEqual([429, "RATE_LIMITED"]);
+    }
+    expect(await prisma.transaction.count({ where: { id: "rl-2" } })).toBe(0);
+  });
+
+  it("reads and writes for the client the key belongs to in that statement, not the one it was planned for", async () => {
+    const a = await createTestClient({ name: "Key moved from" });
+    const b = await createTestClient({ name: "Key moved to" });
+    await importRules({
+      clientId: b.clientId,
+      rules: [
+        {
+          id: "B-COUNT",
+          name: "B count",
+          subject: "transaction",
+          status: "active",
+          riskLevel: "high",
+          recommendedAction: "BLOCK",
+          reason: "two in a day",
+          condition: "aggregates.n >= 2",
+          aggregates: { n: { function: "count", over: "transaction", groupBy: "userId", window: "24h" } },
+        },
+      ],
+    });
+    // the same id and user at both clients; the key then moves from a to b (the guess is a)
+    expect((await call(transactionRoute.POST, { apiKey: a.apiKey, body: tx("mv-1") })).status).toBe(200);
+    expect((await call(transactionRoute.POST, { apiKey: b.apiKey, body: tx("mv-0") })).status).toBe(200);
+    await prisma.apiKey.updateMany({ where: { clientId: a.clientId }, data: { clientId: b.clientId } });
+    const moved = await call(transactionRoute.POST, { apiKey: a.apiKey, body: tx("mv-1") });
+    expect(moved.status).toBe(200);
+    // b's rule, b's history (mv-0 and the record itself), stored at b; a's mv-1 untouched
+    expect(moved.body.triggered.map((t: { id: string }) => t.id)).toEqual(["B-COUNT"]);
+    expect(await prisma.transaction.count({ where: { clientId: b.clientId, id: "mv-1" } })).toBe(1);
+    expect(await prisma.decision.count({ where: { clientId: a.clientId, subjectId: "mv-1" } })).toBe(1);
+  });
+});
+
+describe("an inline user or merchant costs no statement of its own (hot/inline-parties.ts)", () => {
+  const original = pg.Client.prototype.query;
+  let statements = 0;
+  /** Runs (once) before the next write statement of a transaction screening is sent. */
+  let beforeWrite: (() => Promise<void>) | null = null;
+  let apiKey: string;
+  let clientId: string;
+  let other: pg.Client;
+
+  beforeAll(async () => {
+    ({ apiKey, clientId } = await createTestClient({ name: "Inline parties" }));
+    await importRules({
+      clientId,
+      rules: [
+        ["IN-BLOCKED", "user.status == 'blocked'"],
+        ["IN-RENAMED", "merchant.?name.orValue('') == 'Renamed'"],
+      ].map(([id, condition]) => ({
+        id: id!,
+        name: `Rule ${id}`,
+        subject: "transaction",
+        status: "active",
+        riskLevel: "high",
+        recommendedAction: "BLOCK",
+        reason: "r",
+        condition: condition!,
+      })),
+    });
+    other = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await other.connect();
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      statements++;
+      const send = () => (original as (...a: unknown[]) => unknown).apply(this, args);
+      const hook = beforeWrite;
+      const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string } | null)?.text;
+      if (hook && text?.includes("SELECT 1 / (SELECT count(*)::int FROM t)")) {
+        beforeWrite = null;
+        return hook().then(send);
+      }
+      return send();
+    } as typeof original;
+    // the key's client and configuration are known to this process from now on (not counted below)
+    expect((await post(tx("warm", { userId: "warm-u" }))).status).toBe(200);
+  });
+
+  afterAll(async () => {
+    pg.Client.prototype.query = original;
+    await other.end();
+  });
+
+  const at = Date.now() - 3 * HOUR;
+  const tx = (id: string, extra: Record<string, unknown>) => ({
+    id,
+    status: "APPROVED",
+    currencyCode: "USD",
+    amount: 50,
+    timestamp: at,
+    ...extra,
+  });
+  const user = (id: string, extra: Record<string, unknown> = {}) => ({
+    id,
+    firstName: "Ann",
+    email: { email: `${id}@example.com` },
+    userDevice: { id: `dev-${id}`, ipAddress: "10.1.1.1" },
+    timestamp: at - HOUR,
+    ...extra,
+  });
+  const merchant = (id: string, name: string) => ({ id, name, timestamp: at - HOUR, status: "active" });
+  async function post(body: Record<string, unknown>) {
+    return call(transactionRoute.POST, { apiKey, body });
+  }
+  async function counted(body: Record<string, unknown>) {
+    statements = 0;
+    const res = await post(body);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return { n: statements, triggered: (res.body.triggered as Array<{ id: string }>).map((t) => t.id) };
+  }
+
+  it("is the key read with the screening read, then one write: new, changed, resent parties", async () => {
+    const device = { id: "tx-dev", ipAddress: "10.2.2.2" };
+    const runs = [
+      // new user (with a device) and new merchant, the transaction with a device of its own
+      await counted(
+        tx("ip-1", { user: user("ip-u"), merchant: merchant("ip-m", "Shop"), userDevice: device }),
+      ),
+      // user blocked and merchant renamed (a correction)
+      await counted(
+        tx("ip-2", { user: user("ip-u", { status: "blocked" }), merchant: merchant("ip-m", "Renamed") }),
+      ),
+      // an identical resubmission: the stored answer after the key and read statement
+      await counted(
+        tx("ip-2", { user: user("ip-u", { status: "blocked" }), merchant: merchant("ip-m", "Renamed") }),
+      ),
+      // both sent again unchanged with another transaction
+      await counted(
+        tx("ip-3", { user: user("ip-u", { status: "blocked" }), merchant: merchant("ip-m", "Renamed") }),
+      ),
+    ];
+    expect(runs.map((r) => r.n)).toEqual([2, 2, 1, 2]);
+    expect(runs.map((r) => r.triggered)).toEqual([
+      [],
+      ["IN-BLOCKED", "IN-RENAMED"],
+      ["IN-BLOCKED", "IN-RENAMED"],
+      ["IN-BLOCKED", "IN-RENAMED"],
+    ]);
+    const where = { clientId };
+    expect(
+      (await prisma.userStatusChange.findMany({ where: { ...where, userId: "ip-u" } }))
+        .map((c) => c.toStatus)
+        .sort(),
+    ).toEqual(["active", "blocked"]);
+    expect(await prisma.merchantVersion.count({ where: { ...where, merchantId: "ip-m" } })).toBe(1);
+    expect((await prisma.device.findMany({ where, orderBy: { id: "asc" } })).map((d) => d.id)).toEqual([
+      "dev-ip-u",
+      "tx-dev",
+    ]);
+  });
+
+  it("writes nothing when a party changed between the read and the write, and reads again", async () => {
+    await post(tx("st-0", { user: user("st-u"), merchant: merchant("st-m", "Shop") }));
+    // the user is blocked between the screening's read and its write
+    beforeWrite = async () => {
+      await other.query(`UPDATE users SET status = 'blocked' WHERE "clientId" = $1 AND id = 'st-u'`, [
+        clientId,
+      ]);
+    };
+    const blocked = await counted(tx("st-1", { user: user("st-u"), merchant: merchant("st-m", "Shop") }));
+    expect(beforeWrite).toBeNull();
+    // key and read, (the concurrent UPDATE,) the aborted write, read, write; the retry saw the block
+    // and kept it
+    expect(blocked).toEqual({ n: 5, triggered: ["IN-BLOCKED"] });
+    const where = { clientId };
+    expect(
+      (await prisma.user.findUniqueOrThrow({ where: { clientId_id: { clientId, id: "st-u" } } })).status,
+    ).toBe("blocked");
+    expect(await prisma.decision.count({ where: { ...where, subjectId: "st-1" } })).toBe(1);
+    expect(await prisma.transactionUpdate.count({ where: { ...where, transactionId: "st-1" } })).toBe(1);
+    // the merchant is renamed concurrently: the resend (unchanged as read) becomes a correction of it
+    beforeWrite = async () => {
+      await other.query(
+        `UPDATE merchants SET name = 'Renamed', data = data || '{"name":"Renamed"}' WHERE "clientId" = $1 AND id = 'st-m'`,
+        [clientId],
+      );
+    };
+    const renamed = await counted(tx("st-2", { user: user("st-u"), merchant: merchant("st-m", "Shop") }));
+    expect(beforeWrite).toBeNull();
+    expect(renamed).toEqual({ n: 5, triggered: ["IN-BLOCKED"] });
+    const versions = await prisma.merchantVersion.findMany({ where: { ...where, merchantId: "st-m" } });
+    expect(versions.map((v) => (v.data as { name: string }).name)).toEqual(["Renamed"]);
+    const stored = await prisma.merchant.findUniqueOrThrow({
+      where: { clientId_id: { clientId, id: "st-m" } },
+    });
+    expect([stored.name, (stored.data as { name: string }).name]).toEqual(["Shop", "Shop"]);
   });
 });

@@ -12,8 +12,9 @@ const { emitWebhookEvent } = await import("@/lib/webhooks/payloads");
 const { createTestClient } = await import("@/tests/factories");
 const { startReceiver, waitFor } = await import("@/tests/support/webhook-receiver");
 
-// The server process (driver + serve endpoint) is SIGKILLed while deliveries are in flight and
-// started again: every delivery must complete; repeats are allowed only as the same delivery id.
+// The server process (driver + serve endpoint) is SIGKILLed while deliveries are in flight, once in
+// the batched first attempts and once in the retry runs, and started again: every delivery must
+// complete; repeats are allowed only as the same delivery id.
 const SECRET = "whsec_crash-test";
 const DELIVERIES = 40;
 const LEASE_MS = 1500;
@@ -49,10 +50,11 @@ function kill(child: ChildProcess): Promise<void> {
 }
 
 beforeAll(async () => {
-  // Every delivery fails once (so runs sleep between attempts) and answers slowly.
+  // Every delivery fails twice (its batched attempt, then a retry run's, which sleeps between
+  // attempts) and answers slowly.
   receiver = await startReceiver(SECRET, async (_id, nth) => {
     await new Promise((r) => setTimeout(r, 40));
-    return nth === 0 ? 500 : 200;
+    return nth < 2 ? 500 : 200;
   });
 });
 
@@ -102,6 +104,17 @@ describe("crash recovery of the embedded driver", () => {
     // Runs the dead process held keep their lease until it expires; then the new process takes them.
     const heldAtCrash = await prisma.jobRun.count({ where: { status: "running" } });
 
+    const second = await startWorker();
+    await waitFor(
+      () => receiver.received.length >= 2 * DELIVERIES + DELIVERIES / 4,
+      60_000,
+      "retries to be under way",
+    );
+    await kill(second);
+    const retryRunsAtCrash = await prisma.jobRun.count({
+      where: { functionId: "risk-screening-deliver-webhook", status: { not: "completed" } },
+    });
+
     await startWorker();
     await waitFor(
       async () =>
@@ -121,12 +134,22 @@ describe("crash recovery of the embedded driver", () => {
       30_000,
       "runs to complete",
     );
-    expect(await prisma.jobRun.count({ where: { status: "completed" } })).toBe(DELIVERIES);
+    // Exactly one retry run per delivery whose batched attempt was recorded as failed (a first attempt
+    // cut short by the kill is sent again by its batch, and the receiver then accepts it).
+    const recordedFailures = await prisma.webhookAttempt.count({
+      where: { deliveryId: { in: ids }, attempt: 1, responseStatus: 500 },
+    });
+    expect(
+      await prisma.jobRun.count({
+        where: { functionId: "risk-screening-deliver-webhook", status: "completed" },
+      }),
+    ).toBe(recordedFailures);
 
-    const duplicates = receiver.received.length - 2 * DELIVERIES;
+    const duplicates = receiver.received.length - 3 * DELIVERIES;
     console.info(
-      `crash test: ${pendingAtCrash} deliveries pending and ${heldAtCrash} runs leased at SIGKILL; ` +
-        `${receiver.received.length} requests for ${DELIVERIES} deliveries (${duplicates} repeats beyond the planned 500+200)`,
+      `crash test: ${pendingAtCrash} deliveries pending and ${heldAtCrash} runs leased at the first SIGKILL, ` +
+        `${retryRunsAtCrash} retry runs unfinished at the second; ${receiver.received.length} requests for ` +
+        `${DELIVERIES} deliveries (${duplicates} repeats beyond the planned 500+500+200)`,
     );
   });
 });

@@ -224,6 +224,56 @@ describe.each(["serve", "in-process"] as const)("webhook delivery (embedded driv
     expect(still).toMatchObject({ status: "pending", attempts: 0 });
   });
 
+  it("sends deliveries committed together in one run, each signed; a failed one goes on on its schedule", async () => {
+    const ok = await receiver(() => 200);
+    const flaky = await receiver((_id, nth) => (nth === 0 ? 500 : 200));
+    const { clientId, apiKey } = await subscribed(ok.url);
+    await call(subscribe as never, {
+      apiKey,
+      body: { url: flaky.url, events: ["alert.created"], secret: SECRET },
+    });
+    await prisma.$transaction(async (tx) => {
+      for (let i = 0; i < 5; i++)
+        await emitWebhookEvent(tx, { clientId, event: "alert.created", payload: alert(`tx-batch-${i}`) });
+    });
+    const deliveries = await prisma.webhookDelivery.findMany({ where: { clientId } });
+    expect(deliveries).toHaveLength(10);
+    await Promise.all(deliveries.map((d) => settled(d.id, "delivered")));
+
+    // Committed together, dispatched together: one run of deliver-webhooks for the ten.
+    const ids = deliveries.map((d) => d.id);
+    const runs = await prisma.$queryRaw<Array<{ functionId: string; n: number }>>`
+      SELECT r."functionId", count(*)::int AS n
+      FROM job_runs r, jsonb_array_elements(coalesce(r.events, jsonb_build_array(r.event))) AS e
+      WHERE e -> 'data' ->> 'deliveryId' = ANY(${ids}::text[])
+      GROUP BY r.id, r."functionId" ORDER BY r."functionId"`;
+    expect(runs).toEqual([
+      { functionId: "risk-screening-deliver-webhook", n: 1 },
+      { functionId: "risk-screening-deliver-webhook", n: 1 },
+      { functionId: "risk-screening-deliver-webhook", n: 1 },
+      { functionId: "risk-screening-deliver-webhook", n: 1 },
+      { functionId: "risk-screening-deliver-webhook", n: 1 },
+      { functionId: "risk-screening-deliver-webhooks", n: 10 },
+    ]);
+
+    expect(ok.received).toHaveLength(5);
+    expect(flaky.received).toHaveLength(10);
+    expect([...ok.received, ...flaky.received].every((x) => x.verified)).toBe(true);
+    const done = await prisma.webhookDelivery.findMany({
+      where: { clientId },
+      include: { attemptLog: true },
+    });
+    const bySubscription = (url: string) =>
+      done.filter((d) => (url === ok.url ? ok : flaky).received.some((x) => x.deliveryId === d.id));
+    expect(bySubscription(ok.url).map((d) => d.attempts)).toEqual([1, 1, 1, 1, 1]);
+    expect(bySubscription(flaky.url).map((d) => d.attempts)).toEqual([2, 2, 2, 2, 2]);
+    for (const d of bySubscription(flaky.url))
+      expect(d.attemptLog.map((a) => [a.attempt, a.responseStatus]).sort()).toEqual([
+        [1, 500],
+        [2, 200],
+      ]);
+  });
+
   it("delivers what the API did: user.screened after an onboard, user.status.block after a block", async () => {
     const r = await receiver(() => 200);
     const { clientId, apiKey } = await subscribed(r.url, ["user.screened", "user.status.block"]);

@@ -1,8 +1,11 @@
-// POST /v1/event: store a non-monetary event and screen it when event rules are enabled
+// POST /v1/event: store a non-monetary event and screen it when event rules are enabled. The
+// screening's read travels with the API key read (withClientRead): two statements in all.
 import { ZEvent } from "@/lib/events/schemas";
-import { methods, withClient } from "@/lib/http/with-client";
-import { screenEvent } from "@/lib/screening/screen-event";
+import { methods, withClientRead } from "@/lib/http/with-client";
+import { plannedEventRead, screenEventHot } from "@/lib/screening/hot/screen-event";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  POST: withClient(async ({ client, body }) => screenEvent({ client, body: await body(ZEvent) })),
+  POST: withClientRead(ZEvent, plannedEventRead, ({ client, body, prefetched }) =>
+    screenEventHot({ client, body, prefetched }),
+  ),
 });

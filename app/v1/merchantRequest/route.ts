@@ -1,12 +1,18 @@
-// POST /v1/merchantRequest: store and screen a merchant (business clients with merchantRiskAssessment)
-import { methods, withClient } from "@/lib/http/with-client";
+// POST /v1/merchantRequest: store and screen a merchant (business clients with merchantRiskAssessment).
+// The screening's read travels with the API key read (withClientRead): two statements in all.
+import { methods, withClientRead } from "@/lib/http/with-client";
 import { ZMerchant } from "@/lib/merchants/schemas";
-import { screenMerchant } from "@/lib/screening/screen-merchant";
+import { plannedMerchantRead, screenMerchantHot } from "@/lib/screening/hot/screen-party";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  POST: withClient(async ({ client, body }) => screenMerchant({ client, body: await body(ZMerchant) }), {
-    businessOnly: true,
-    feature: "merchantRiskAssessment",
-    featureMessage: "Merchant risk assessment is not enabled for this client",
-  }),
+  POST: withClientRead(
+    ZMerchant,
+    plannedMerchantRead,
+    ({ client, body, prefetched }) => screenMerchantHot({ client, body, prefetched }),
+    {
+      businessOnly: true,
+      feature: "merchantRiskAssessment",
+      featureMessage: "Merchant risk assessment is not enabled for this client",
+    },
+  ),
 });

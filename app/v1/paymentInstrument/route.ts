@@ -1,12 +1,16 @@
-// PUT /v1/paymentInstrument: link or unlink a payment instrument and screen it
+// PUT /v1/paymentInstrument: link or unlink a payment instrument and screen it. The screening's read
+// (when the rules or the wallet verification need one) travels with the API key read (withClientRead).
 import { validationError } from "@/lib/http/errors";
-import { methods, withClient } from "@/lib/http/with-client";
+import { methods, withClient, withClientRead } from "@/lib/http/with-client";
 import { ZPaymentInstrumentRequest } from "@/lib/payment-instruments/schemas";
-import { screenPaymentInstrument } from "@/lib/screening/screen-payment-instrument";
+import {
+  plannedInstrumentRead,
+  screenPaymentInstrumentHot,
+} from "@/lib/screening/hot/screen-payment-instrument";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  PUT: withClient(async ({ client, body }) =>
-    screenPaymentInstrument({ client, body: await body(ZPaymentInstrumentRequest) }),
+  PUT: withClientRead(ZPaymentInstrumentRequest, plannedInstrumentRead, ({ client, body, prefetched }) =>
+    screenPaymentInstrumentHot({ client, body, prefetched }),
   ),
   // GET without an id: the contract's "400 id missing or empty".
   GET: withClient(async () => {

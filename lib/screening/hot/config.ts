@@ -130,3 +130,11 @@ export async function cachedRules(
 ): Promise<readonly TLoadedRule[]> {
   return (await screeningConfig(pgPool(), client)).rules.get(subject) ?? [];
 }
+
+/** The arguments of a hot screening: the client, its request, the read that travelled with the key read. */
+export type THotScreening<TBody, TPrefetched> = {
+  client: TClientContext;
+  body: TBody;
+  /** The read, already made with the key read for this client at its current versions. */
+  prefetched?: TPrefetched | null;
+};

@@ -1,21 +1,23 @@
-import type { PoolClient } from "pg";
-import type { TClientContext } from "@/lib/auth/api-keys";
+import type { Pool, PoolClient } from "pg";
+import type { TClientContext, TKeyedRead } from "@/lib/auth/api-keys";
 import { pgPool } from "@/lib/db";
-import { computeAggregates } from "@/lib/screening/aggregates";
+import { aggregateQuery, type TAggregateValue } from "@/lib/screening/aggregates";
+import type { TLoadedRule } from "@/lib/screening/evaluate-rules";
+import { assessment, bodyHash, type TRiskAssessment } from "@/lib/screening/assessment";
+import { screeningConfig, type TScreeningConfig, type THotScreening } from "@/lib/screening/hot/config";
 import {
-  assessment,
-  bodyHash,
-  storedEntity,
-  storedMerchant,
-  type TRiskAssessment,
-} from "@/lib/screening/assessment";
-import { screeningConfig, type TScreeningConfig } from "@/lib/screening/hot/config";
+  inlinePartyCtes,
+  merchantHashColumn,
+  partyVariables,
+  type TInlineParties,
+  type TPartyRead,
+} from "@/lib/screening/hot/inline-parties";
 import {
   inTransaction,
   isUniqueViolation,
   newId,
   Params,
-  rawTx,
+  prepared,
   RetryScreening,
 } from "@/lib/screening/hot/sql";
 import {
@@ -24,167 +26,367 @@ import {
   IdentifierRows,
   upsertMerchantRaw,
   upsertUserRaw,
-  webhookCtes,
-  webhookRows,
-  type TWebhookRows,
+  transactionAlertCtes,
 } from "@/lib/screening/hot/writes";
 import { transactionBaseAmount, withBaseAmount } from "@/lib/fx/transaction-base-amount";
 import type { TFxConversion } from "@/lib/fx/rates";
-import { evaluateWithLists, liveListSource } from "@/lib/lists/in-list";
 import { instrumentCandidates } from "@/lib/screening/infer-instruments";
-import { prepareSanctionsScreening, sanctionsWrap } from "@/lib/sanctions/prepare-sanctions-screening";
-import { decisionInput, evaluateRules, planAggregates } from "@/lib/screening/run-rules";
+import { decide } from "@/lib/screening/hot/decide";
+import { decisionInput, planAggregates } from "@/lib/screening/run-rules";
 import type { TTransactionAssessment } from "@/lib/screening/screen-transaction";
 import type { TTransaction } from "@/lib/transactions/schemas";
-import { identifiersFromPaymentMethods } from "@/lib/users/index-identifiers";
+import { identifiersFromPaymentMethods, identifiersOfUser } from "@/lib/users/index-identifiers";
 import type { TUserDevice } from "@/lib/users/schemas";
 
-// POST /v1/transaction on the raw-SQL path (README.md here). Round trips for a transaction that
-// refers to stored parties: one read (idempotency), then BEGIN, one write (record, update row,
-// identifiers, inferred instruments; returns the stored user and merchant), one read (every
-// aggregate), one write (decision, row update, alerts, webhook deliveries and outbox), COMMIT.
-// An inline user adds one or two statements, an inline merchant one or two.
+// POST /v1/transaction on the raw-SQL path (README.md here). For a transaction that refers to stored
+// parties: ONE read statement (idempotency, stored user and merchant, every aggregate, with the
+// screened record as a virtual row), the rules in memory, ONE write statement (record, update row,
+// devices, identifiers, inferred instruments, decision, alerts, webhook deliveries and outbox). One
+// statement is atomic by itself, so there is no BEGIN/COMMIT. An inline user or merchant is read with
+// the rest, merged in memory and upserted by CTEs of the write (inline-parties.ts); only an inline
+// user whose device is also the transaction's device keeps the upsert statements in one database
+// transaction around the read and the write (one statement cannot upsert one device twice).
+// The route sends the read within the API key's statement (withClientRead, plannedTransactionRead).
 
-type TStoredRow = {
-  bodyHash: string;
-  status: string;
-  riskLevel: string;
-  recommendedAction: string;
-  assessedAt: Date;
+type TReadRow = {
+  bodyHash: string | null;
+  status: string | null;
+  riskLevel: string | null;
+  recommendedAction: string | null;
+  assessedAt: Date | null;
   response: { triggered?: unknown[] } | null;
-};
+} & TPartyRead &
+  Record<string, unknown>;
 
-const STORED_SQL = `
-  SELECT t."bodyHash", t."status", t."riskLevel", t."recommendedAction", t."assessedAt", d."response"
-  FROM "transactions" t LEFT JOIN "decisions" d ON d."id" = t."decisionId"
-  WHERE t."clientId" = $1 AND t."id" = $2`;
-
-function storedAnswer(id: string, row: TStoredRow): TTransactionAssessment {
+function storedAnswer(id: string, row: TReadRow): TTransactionAssessment {
   const triggered = (row.response?.triggered ?? []) as never[];
   return {
     ...assessment(
       id,
-      { riskLevel: row.riskLevel, recommendedAction: row.recommendedAction, triggered },
-      row.assessedAt,
+      { riskLevel: row.riskLevel!, recommendedAction: row.recommendedAction!, triggered },
+      row.assessedAt!,
     ),
     transactionId: id,
-    status: row.status,
+    status: row.status!,
   };
 }
+
+/** An identical resubmission: the stored answer, thrown so that a transaction around it rolls back. */
+class StoredAnswer extends Error {
+  constructor(readonly answer: TTransactionAssessment) {
+    super("stored answer");
+  }
+}
+
+/**
+ * Raised by the write when a replaced record or an inline party changed since the read (its guard
+ * matched no row), or when it deadlocked with a concurrent writer: nothing was written.
+ */
+const ABORTED_WRITE = new Set(["22012", "40P01"]);
+
+type TQueryable = Pick<Pool, "query"> | PoolClient;
 
 export async function screenTransactionHot({
   client,
   body,
-}: {
-  client: TClientContext;
-  body: TTransaction;
-}): Promise<TTransactionAssessment> {
+  prefetched,
+}: THotScreening<TTransaction, TPrefetchedRead>): Promise<TTransactionAssessment> {
   const pool = pgPool();
   const hash = bodyHash(body);
+  // both from per-process caches keyed by the versions the key read returned (no query when warm),
+  // read before any database transaction opens (the embedded database serves one connection)
+  const config = await screeningConfig(pool, client);
+  const fx = await transactionBaseAmount(client, body);
+  const legacy = sameDevice(body);
   for (let attempt = 0; ; attempt++) {
-    const { rows } = await pool.query<TStoredRow>(STORED_SQL, [client.id, body.id]);
-    const existing = rows[0];
-    if (existing?.bodyHash === hash) return storedAnswer(body.id, existing);
-    const config = await screeningConfig(pool, client);
-    const fx = await transactionBaseAmount(client, body);
     try {
-      return await inTransaction((db) =>
-        screenInTransaction(db, { clientId: client.id, config, fx, body, hash, replace: !!existing }),
-      );
+      if (!legacy) {
+        // the prefetched read serves the first attempt only (a retry reads again)
+        if (attempt === 0 && prefetched) return await screenOnce(pool, prefetched.plan, prefetched);
+        return await screenOnce(pool, planScreening(client.id, config, fx, body, hash));
+      }
+      return await inTransaction(async (db) => {
+        await upsertInlineParties(db, client.id, body);
+        return screenOnce(db, { ...planScreening(client.id, config, fx, body, hash), upserted: true });
+      });
     } catch (err) {
-      // Two first submissions of the same id (or of an inline user or merchant) raced; read again.
-      if (attempt < 2 && (isUniqueViolation(err) || err instanceof RetryScreening)) continue;
+      if (err instanceof StoredAnswer) return err.answer;
+      // Two first submissions of the same id (or of an inline user or merchant) raced, or a replaced
+      // record or an inline party changed between the read and the write: read again.
+      const retry =
+        isUniqueViolation(err) ||
+        err instanceof RetryScreening ||
+        ABORTED_WRITE.has((err as { code?: unknown } | null)?.code as string);
+      if (attempt < 2 && retry) continue;
       throw err;
     }
   }
 }
 
-type TStoredParties = {
-  userData: unknown;
-  userStatus: string | null;
-  userCreatedAt: Date | null;
-  merchantData: unknown;
-  merchantStatus: string | null;
-  merchantCreatedAt: Date | null;
+/**
+ * The inline user's and merchant's upserts (upsertUser / upsertMerchant semantics), in the caller's
+ * transaction: only when the inline user's device is the transaction's device (see sameDevice).
+ */
+async function upsertInlineParties(db: PoolClient, clientId: string, body: TTransaction): Promise<void> {
+  // their identifiers travel in the write statement (IdentifierRows below); these only lock and update
+  if (body.user)
+    await upsertUserRaw(db, {
+      clientId,
+      user: body.user,
+      source: "transaction",
+      identifiers: new IdentifierRows(),
+    });
+  if (body.merchant) await upsertMerchantRaw(db, { clientId, merchant: body.merchant });
+  if (sameDevice(body)) {
+    const p = new Params();
+    const device = body.user!.userDevice!;
+    await db.query(
+      deviceUpsert(p, { clientId, userId: body.user!.id, device, seenAt: new Date() }),
+      p.values,
+    );
+  }
+}
+
+/** The inline user's device and the transaction's device are one device. */
+function sameDevice(body: TTransaction): boolean {
+  return !!body.user?.userDevice && !!body.userDevice && body.user.userDevice.id === body.userDevice.id;
+}
+
+/**
+ * The column values of the record as the write stores them: the write's INSERT / UPDATE and the
+ * read's virtual row (aggregates) are built from this one object, so they cannot disagree.
+ */
+function recordColumns(
+  clientId: string,
+  body: TTransaction,
+  fx: TFxConversion,
+  hash: string,
+  now: Date,
+): Record<string, [unknown, string]> & {
+  occurredAt: [string, string];
+  userId: [string, string];
+  merchantId: [string | null, string];
+} {
+  return {
+    clientId: [clientId, "text"],
+    id: [body.id, "text"],
+    userId: [body.userId ?? body.user!.id, "text"],
+    merchantId: [body.merchantId ?? body.merchant?.id ?? null, "text"],
+    accountId: [body.accountId ?? null, "text"],
+    userDeviceId: [body.userDeviceId ?? body.userDevice?.id ?? null, "text"],
+    cardFingerprint: [body.card?.cardFingerprint ?? null, "text"],
+    status: [body.status, "text"],
+    direction: [body.direction ?? null, "text"],
+    paymentMethod: [body.paymentMethod ?? null, "text"],
+    currencyCode: [body.currencyCode, "text"],
+    amount: [String(body.amount), "numeric"],
+    baseAmount: [fx.baseAmount === undefined ? null : String(fx.baseAmount), "numeric"],
+    occurredAt: [new Date(body.timestamp).toISOString(), "timestamptz"],
+    data: [JSON.stringify(body), "jsonb"],
+    bodyHash: [hash, "text"],
+    assessedAt: [now.toISOString(), "timestamptz"],
+    updatedAt: [now.toISOString(), "timestamptz"],
+  };
+}
+
+type TPlan = {
+  clientId: string;
+  config: TScreeningConfig;
+  fx: TFxConversion;
+  body: TTransaction;
+  hash: string;
+  now: Date;
+  columns: ReturnType<typeof recordColumns>;
+  rules: readonly TLoadedRule[];
+  plan: ReturnType<typeof planAggregates>;
+  variables: Record<string, unknown>;
+  started: number;
+  /** The inline parties were upserted before the read (sameDevice): the read sees them as stored. */
+  upserted?: boolean;
 };
 
-async function screenInTransaction(
-  db: PoolClient,
-  {
+function planScreening(
+  clientId: string,
+  config: TScreeningConfig,
+  fx: TFxConversion,
+  body: TTransaction,
+  hash: string,
+): TPlan {
+  const now = new Date();
+  const rules = config.rules.get("transaction") ?? [];
+  return {
     clientId,
     config,
     fx,
     body,
     hash,
-    replace,
-  }: {
-    clientId: string;
-    config: TScreeningConfig;
-    fx: TFxConversion;
-    body: TTransaction;
-    hash: string;
-    replace: boolean;
-  },
+    now,
+    columns: recordColumns(clientId, body, fx, hash, now),
+    rules,
+    plan: planAggregates(rules, "transaction"),
+    variables: { transaction: withBaseAmount(body, fx) },
+    started: performance.now(),
+  };
+}
+
+/**
+ * The read statement: idempotency, stored user and merchant, every aggregate (the record as a
+ * virtual row). Every tenant predicate uses `clientSql`.
+ */
+function readStatement(
+  plan: TPlan,
+  params: { add: (value: unknown, cast: string) => string; values: unknown[] },
+  clientSql: string,
+): { sql: string; aggregates: (row: Record<string, unknown>) => Map<string, TAggregateValue> } {
+  const { body, columns } = plan;
+  const virtualRow = Object.fromEntries(
+    Object.entries(columns).map(([k, [v]]) => [k, k === "data" ? body : v]),
+  );
+  const aggregates = aggregateQuery(params, {
+    clientId: plan.clientId,
+    clientSql,
+    subject: "transaction",
+    subjectId: body.id,
+    timestamp: body.timestamp,
+    variables: plan.variables,
+    aggregates: plan.plan.requests,
+    screened: { over: "transaction", row: virtualRow },
+  });
+  const sql = `${aggregates.ctes.length ? `WITH ${aggregates.ctes.join(",\n")} ` : ""}
+     SELECT st."bodyHash", st."status", st."riskLevel", st."recommendedAction", st."assessedAt", d."response",
+       u."data" AS "userData", u."status" AS "userStatus", u."createdAt" AS "userCreatedAt",
+       m."data" AS "merchantData", m."status" AS "merchantStatus", m."createdAt" AS "merchantCreatedAt"
+       ${merchantHashColumn(body)}${aggregates.columns.map((col, i) => `, ${col} AS "a${i}"`).join("")}
+     FROM (SELECT 1) one
+     LEFT JOIN "transactions" st ON st."clientId" = ${clientSql} AND st."id" = ${params.add(body.id, "text")}
+     LEFT JOIN "decisions" d ON d."id" = st."decisionId"
+     LEFT JOIN "users" u ON u."clientId" = ${clientSql} AND u."id" = ${params.add(columns.userId[0], "text")}
+     LEFT JOIN "merchants" m ON m."clientId" = ${clientSql} AND m."id" = ${params.add(columns.merchantId[0], "text")}`;
+  return { sql, aggregates: (row) => aggregates.read(row) };
+}
+
+/** A screening's read planned to travel with the API key read (see withClientRead). */
+export type TPrefetchedRead = {
+  plan: TPlan;
+  row: TReadRow;
+  read: (row: Record<string, unknown>) => Map<string, TAggregateValue>;
+};
+
+/**
+ * The read of this screening, planned for the client the key resolved to last time, to run in the
+ * statement of the key read; null when the screening cannot start with it (an inline user whose
+ * device is the transaction's device: the upserts come first).
+ */
+export async function plannedTransactionRead(
+  guess: TClientContext,
+  body: TTransaction,
+): Promise<{ build: TKeyedRead["build"]; result: (row: Record<string, unknown>) => TPrefetchedRead } | null> {
+  if (sameDevice(body)) return null;
+  const config = await screeningConfig(pgPool(), guess);
+  const fx = await transactionBaseAmount(guess, body);
+  const plan = planScreening(guess.id, config, fx, body, bodyHash(body));
+  let read: ((row: Record<string, unknown>) => Map<string, TAggregateValue>) | undefined;
+  return {
+    build: (params, clientSql) => {
+      const statement = readStatement(plan, params, clientSql);
+      read = statement.aggregates;
+      return statement.sql;
+    },
+    result: (row) => ({ plan, row: row as TReadRow, read: read! }),
+  };
+}
+
+async function screenOnce(
+  db: TQueryable,
+  plan: TPlan,
+  prefetched?: TPrefetchedRead,
 ): Promise<TTransactionAssessment> {
-  const now = new Date();
-  const userId = body.userId ?? body.user!.id;
-  const merchantId = body.merchantId ?? body.merchant?.id ?? null;
-  const identifiers = new IdentifierRows();
-
-  // Inline parties first (their own statements), in the order of the Prisma path.
-  const devices: Array<{ userId: string; device: TUserDevice; source: string }> = [];
-  if (body.user) {
-    await upsertUserRaw(db, { clientId, user: body.user, source: "transaction", identifiers });
-    if (body.user.userDevice)
-      devices.push({ userId: body.user.id, device: body.user.userDevice, source: "transaction" });
+  const { clientId, config, fx, body, hash, now, columns, rules, variables, started } = plan;
+  const userId = columns.userId[0];
+  let stored: TReadRow;
+  let aggregates: (row: Record<string, unknown>) => Map<string, TAggregateValue>;
+  if (prefetched) {
+    stored = prefetched.row;
+    aggregates = prefetched.read;
+  } else {
+    const r = new Params();
+    const statement = readStatement(plan, r, r.add(clientId, "text"));
+    stored = (await db.query<TReadRow>(prepared(statement.sql, r.values))).rows[0]!;
+    aggregates = statement.aggregates;
   }
-  if (body.merchant) await upsertMerchantRaw(db, { clientId, merchant: body.merchant });
-  if (body.userDevice) devices.push({ userId, device: body.userDevice, source: "device" });
-  // One device twice in one statement is not allowed: the earlier sighting gets its own statement.
-  const sameDevice = devices.length === 2 && devices[0]!.device.id === devices[1]!.device.id;
-  if (sameDevice) {
-    const p = new Params();
-    await db.query(deviceUpsert(p, { clientId, ...devices[0]!, seenAt: now }), p.values);
-  }
-  for (const d of devices) identifiers.add(d.userId, deviceIdentifiers(d.device), d.source);
+  // an identical resubmission answers what was stored (in a transaction: its upserts roll back)
+  if (stored.bodyHash === hash) throw new StoredAnswer(storedAnswer(body.id, stored));
+  const replacedHash = stored.bodyHash;
 
-  // Write 1: the record and everything it links, returning the stored user and merchant.
+  // The rules, in memory (sanctions: one statement more only when a rule calls sanctionsScore). An
+  // inline party is seen as its upsert in the write will leave it.
+  const inline: TInlineParties = plan.upserted ? {} : { user: body.user, merchant: body.merchant };
+  const { user, merchant } = partyVariables(stored, inline);
+  if (user) variables.user = user;
+  if (merchant) variables.merchant = merchant;
+  const values = aggregates(stored);
+  const { lookups, ...result } = await decide(db, {
+    clientId,
+    subject: "transaction",
+    subjectId: body.id,
+    variables,
+    rules,
+    lists: config.lists,
+    values,
+    compileErrors: plan.plan.compileErrors,
+  });
+  const answer: TRiskAssessment = assessment(body.id, result, now);
+  const { riskLevel, recommendedAction, triggered, evaluated, aggregatesByVersion } = result;
+  const durationMs = performance.now() - started;
+
+  // The write: one statement, all or nothing.
+  const decisionId = newId();
   const p = new Params();
   const c = p.add(clientId, "text");
   const id = p.add(body.id, "text");
-  const occurredAt = p.add(new Date(body.timestamp), "timestamptz");
-  const at = p.add(now, "timestamptz");
-  const columns: Array<[string, string]> = [
-    ["userId", p.add(userId, "text")],
-    ["merchantId", p.add(merchantId, "text")],
-    ["accountId", p.add(body.accountId ?? null, "text")],
-    ["userDeviceId", p.add(body.userDeviceId ?? body.userDevice?.id ?? null, "text")],
-    ["cardFingerprint", p.add(body.card?.cardFingerprint ?? null, "text")],
-    ["status", p.add(body.status, "text")],
-    ["direction", p.add(body.direction ?? null, "text")],
-    ["paymentMethod", p.add(body.paymentMethod ?? null, "text")],
-    ["currencyCode", p.add(body.currencyCode, "text")],
-    ["amount", p.add(String(body.amount), "numeric")],
-    ["baseAmount", p.add(fx.baseAmount === undefined ? null : String(fx.baseAmount), "numeric")],
-    ["occurredAt", occurredAt],
-    ["data", p.json(body)],
-    ["bodyHash", p.add(hash, "text")],
-    ["riskLevel", `'n/a'`],
-    ["recommendedAction", `'ALLOW'`],
-    ["assessedAt", at],
-    ["updatedAt", at],
-  ];
+  const occurredAt = p.add(columns.occurredAt[0], "timestamptz");
+  const record: Array<[string, string]> = Object.entries(columns)
+    .filter(([k]) => k !== "clientId" && k !== "id")
+    .map(([k, [v, cast]]) => [k, k === "occurredAt" ? occurredAt : p.add(v, cast)]);
+  record.push(
+    ["riskLevel", p.add(answer.riskLevel, "text")],
+    ["recommendedAction", p.add(answer.recommendedAction, "text")],
+    ["decisionId", p.add(decisionId, "text")],
+  );
+  // the inline parties' upserts, guarded (inline-parties.ts)
+  const parties = inlinePartyCtes(p, { clientId, inline, source: "transaction", read: stored, now });
   const ctes: string[] = [
-    replace
-      ? `t AS (UPDATE "transactions" SET ${columns.map(([k, v]) => `"${k}" = ${v}`).join(", ")}, "decisionId" = NULL
-           WHERE "clientId" = ${c} AND "id" = ${id})`
-      : `t AS (INSERT INTO "transactions" ("clientId", "id", ${columns.map(([k]) => `"${k}"`).join(", ")})
-           VALUES (${c}, ${id}, ${columns.map(([, v]) => v).join(", ")}))`,
+    ...parties.ctes,
+    replacedHash === null
+      ? // a concurrent first submission of this id makes this INSERT fail (unique key): read again
+        `t AS (INSERT INTO "transactions" ("clientId", "id", ${record.map(([k]) => `"${k}"`).join(", ")})
+           VALUES (${c}, ${id}, ${record.map(([, v]) => v).join(", ")}) RETURNING 1)`
+      : // replace, guarded by the body read: changed since, the statement fails (below) and reads again
+        `t AS (UPDATE "transactions" SET ${record.map(([k, v]) => `"${k}" = ${v}`).join(", ")}
+           WHERE "clientId" = ${c} AND "id" = ${id} AND "bodyHash" = ${p.add(replacedHash, "text")} RETURNING 1)`,
     `tu AS (INSERT INTO "transaction_updates" ("id", "clientId", "transactionId", "status", "type", "source", "occurredAt")
-       VALUES (${p.add(newId(), "text")}, ${c}, ${id}, ${p.add(body.status, "text")}, '${replace ? "resubmitted" : "submitted"}', 'api', ${occurredAt}))`,
+       VALUES (${p.add(newId(), "text")}, ${c}, ${id}, ${p.add(body.status, "text")}, '${replacedHash === null ? "submitted" : "resubmitted"}', 'api', ${occurredAt}))`,
+    `d AS (INSERT INTO "decisions" ("id", "clientId", "subjectType", "subjectId", "riskLevel", "recommendedAction",
+         "evaluated", "aggregates", "input", "response", "durationMs")
+       VALUES (${p.add(decisionId, "text")}, ${c}, 'transaction', ${id}, ${p.add(riskLevel, "text")},
+         ${p.add(recommendedAction, "text")}, ${p.json(evaluated)}, ${p.json(aggregatesByVersion)},
+         ${p.json(decisionInput({ variables, aggregates: aggregatesByVersion, timestamp: body.timestamp, fx, lookups }))},
+         ${p.json({ riskLevel, recommendedAction, triggered })}, ${p.add(durationMs, "float8")}))`,
   ];
-  devices.slice(sameDevice ? 1 : 0).forEach((d, i) => {
-    ctes.push(`dv${i} AS (${deviceUpsert(p, { clientId, ...d, seenAt: now })})`);
+
+  // Devices, identifiers (first source wins, in the order of the Prisma path), inferred instruments.
+  const identifiers = new IdentifierRows();
+  if (body.user) identifiers.add(body.user.id, identifiersOfUser(body.user), "transaction");
+  const devices: Array<{ userId: string; device: TUserDevice; source: string }> = [];
+  if (body.user?.userDevice)
+    devices.push({ userId: body.user.id, device: body.user.userDevice, source: "transaction" });
+  if (body.userDevice) devices.push({ userId, device: body.userDevice, source: "device" });
+  for (const dv of devices) identifiers.add(dv.userId, deviceIdentifiers(dv.device), dv.source);
+  // the inline user's device is upserted with the user (userUpsertCtes), or, when it is also the
+  // transaction's device, in its own statement (upsertInlineParties: one statement cannot upsert
+  // one device twice); its identifiers stay in this insert too (same source, first one wins)
+  devices.slice(body.user?.userDevice ? 1 : 0).forEach((dv, i) => {
+    ctes.push(`dv${i} AS (${deviceUpsert(p, { clientId, ...dv, seenAt: now })})`);
   });
   identifiers.add(userId, identifiersFromPaymentMethods(body), "transaction");
   // Recipients are users of the client too: their payment methods are theirs for attribute blocking.
@@ -193,10 +395,10 @@ async function screenInTransaction(
       identifiers.add(recipient.id, identifiersFromPaymentMethods(recipient), "transaction-recipient");
   }
   const identifierInsert = identifiers.cte(p, clientId);
-  if (identifierInsert) ctes.push(`ui AS (${identifierInsert})`);
+  if (identifierInsert) ctes.push(`ti AS (${identifierInsert})`);
   const candidates = instrumentCandidates(body);
   if (candidates.length) {
-    const values = p.rows(
+    const rowsSql = p.rows(
       candidates.map((cand) => [
         [cand.id, "text"],
         [cand.method, "text"],
@@ -205,115 +407,33 @@ async function screenInTransaction(
     );
     ctes.push(`pi AS (INSERT INTO "payment_instruments" ("clientId", "id", "userId", "status", "method", "data",
          "inferred", "riskLevel", "recommendedAction", "assessedAt", "occurredAt")
-       SELECT ${c}, v."id", ${p.add(userId, "text")}, 'linked', v."method", v."data", true, 'n/a', 'ALLOW', ${at}, ${occurredAt}
-       FROM (VALUES ${values}) AS v("id", "method", "data") ON CONFLICT DO NOTHING)`);
+       SELECT ${c}, v."id", ${p.add(userId, "text")}, 'linked', v."method", v."data", true, 'n/a', 'ALLOW', ${p.add(now, "timestamptz")}, ${occurredAt}
+       FROM (VALUES ${rowsSql}) AS v("id", "method", "data") ON CONFLICT DO NOTHING)`);
   }
-  const parties = await db.query<TStoredParties>(
-    `WITH ${ctes.join(",\n")}
-     SELECT u."data" AS "userData", u."status" AS "userStatus", u."createdAt" AS "userCreatedAt",
-            m."data" AS "merchantData", m."status" AS "merchantStatus", m."createdAt" AS "merchantCreatedAt"
-     FROM (SELECT 1) one
-     LEFT JOIN "users" u ON u."clientId" = ${c} AND u."id" = ${p.add(userId, "text")}
-     LEFT JOIN "merchants" m ON m."clientId" = ${c} AND m."id" = ${p.add(merchantId, "text")}`,
-    p.values,
-  );
-  const stored = parties.rows[0]!;
 
-  // The rules, in memory; the aggregates in one statement (the record above counts itself).
-  const started = performance.now();
-  const variables: Record<string, unknown> = { transaction: withBaseAmount(body, fx) };
-  const user = storedEntity(
-    stored.userCreatedAt
-      ? { data: stored.userData, status: stored.userStatus, createdAt: stored.userCreatedAt }
-      : null,
+  // Alerts (the case trigger places each new one; one per transaction and rule: a rule firing again
+  // on a resubmission opens and emits nothing) and the webhooks of what really happened.
+  ctes.push(
+    ...transactionAlertCtes(p, {
+      clientId,
+      c,
+      id,
+      transactionId: body.id,
+      userId,
+      decisionId,
+      firedActive: result.firedActive,
+      subscriptions: config.subscriptions,
+      answer,
+      now,
+    }),
   );
-  const merchant = storedMerchant(
-    stored.merchantCreatedAt
-      ? { data: stored.merchantData, status: stored.merchantStatus, createdAt: stored.merchantCreatedAt }
-      : null,
+  // No row written by `t` (a replace whose guard failed) or by an inline party's upsert divides by
+  // zero: the statement fails as a whole (nothing of it is stored) with 22012, and the caller reads again.
+  await db.query(
+    prepared(
+      `WITH ${ctes.join(",\n")} SELECT 1 / (SELECT count(*)::int FROM t)${parties.guard} AS "written"`,
+      p.values,
+    ),
   );
-  if (user) variables.user = user;
-  if (merchant) variables.merchant = merchant;
-  const rules = config.rules.get("transaction") ?? [];
-  const plan = planAggregates(rules, "transaction");
-  const values = await computeAggregates(rawTx(db), {
-    clientId,
-    subject: "transaction",
-    subjectId: body.id,
-    timestamp: body.timestamp,
-    variables,
-    aggregates: plan.requests,
-  });
-  // one statement more only when a rule calls sanctionsScore (lists' version, the user's false matches)
-  const sanctions = await prepareSanctionsScreening(rawTx(db), {
-    clientId,
-    subject: "transaction",
-    subjectId: body.id,
-    variables,
-    conditions: rules.map((r) => r.condition),
-  });
-  const { result, lookups } = evaluateWithLists(liveListSource(config.lists), () =>
-    evaluateRules(rules, "transaction", variables, values, plan.compileErrors, sanctionsWrap(sanctions)),
-  );
-  const answer: TRiskAssessment = assessment(body.id, result, now);
-
-  // Write 2: decision, row, alerts and the webhooks of what happened.
-  const decisionId = newId();
-  const q = new Params();
-  const qc = q.add(clientId, "text");
-  const qid = q.add(body.id, "text");
-  const { riskLevel, recommendedAction, triggered, evaluated, aggregatesByVersion } = result;
-  const write2: string[] = [
-    `d AS (INSERT INTO "decisions" ("id", "clientId", "subjectType", "subjectId", "riskLevel", "recommendedAction",
-         "evaluated", "aggregates", "input", "response", "durationMs")
-       VALUES (${q.add(decisionId, "text")}, ${qc}, 'transaction', ${qid}, ${q.add(riskLevel, "text")},
-         ${q.add(recommendedAction, "text")}, ${q.json(evaluated)}, ${q.json(aggregatesByVersion)},
-         ${q.json(decisionInput({ variables, aggregates: aggregatesByVersion, timestamp: body.timestamp, fx, lookups }))},
-         ${q.json({ riskLevel, recommendedAction, triggered })}, ${q.add(performance.now() - started, "float8")}))`,
-    `t AS (UPDATE "transactions" SET "riskLevel" = ${q.add(answer.riskLevel, "text")},
-         "recommendedAction" = ${q.add(answer.recommendedAction, "text")}, "decisionId" = ${q.add(decisionId, "text")},
-         "assessedAt" = ${q.add(now, "timestamptz")}
-       WHERE "clientId" = ${qc} AND "id" = ${qid})`,
-  ];
-  const webhooks: TWebhookRows = { outbox: [], deliveries: [] };
-  const active = result.firedActive.filter((f) => f.status === "active");
-  if (active.length) {
-    const values = q.rows(
-      active.map((f) => [
-        [newId(), "text"],
-        [f.ruleRef, "text"],
-        [f.id, "text"],
-        [f.versionId, "text"],
-        [f.name, "text"],
-        [f.level, "text"],
-        [f.reason, "text"],
-        [f.recommendedAction, "text"],
-      ]),
-    );
-    write2.push(`a AS (INSERT INTO "alerts" ("id", "clientId", "transactionId", "userId", "ruleRef", "ruleId",
-         "ruleVersionId", "ruleName", "level", "reason", "recommendedAction", "decisionId", "createdAt")
-       SELECT v."id", ${qc}, ${qid}, ${q.add(userId, "text")}, v."ruleRef", v."ruleId", v."versionId", v."name",
-         v."level", v."reason", v."action", ${q.add(decisionId, "text")}, ${q.add(now, "timestamptz")}
-       FROM (VALUES ${values}) AS v("id", "ruleRef", "ruleId", "versionId", "name", "level", "reason", "action")
-       ON CONFLICT ("clientId", "transactionId", "ruleRef") DO NOTHING RETURNING "ruleRef" AS "tag")`);
-    // one alert per (transaction, rule): a rule firing again on a resubmission opens and emits nothing
-    for (const f of active)
-      webhookRows(webhooks, config.subscriptions, {
-        event: "alert.created",
-        tag: f.ruleRef,
-        payload: {
-          transactionId: body.id,
-          ruleId: f.id,
-          ruleName: f.name,
-          level: f.level,
-          reason: f.reason,
-          recommendedAction: f.recommendedAction,
-          alertedAt: now.getTime(),
-        },
-      });
-  }
-  webhookRows(webhooks, config.subscriptions, { event: "transaction.screened", payload: { ...answer } });
-  write2.push(...webhookCtes(q, clientId, webhooks, active.length ? "a" : null, new Date()));
-  await db.query(`WITH ${write2.join(",\n")} SELECT 1`, q.values);
   return { ...answer, transactionId: body.id, status: body.status };
 }

@@ -3,6 +3,7 @@ import { canonicalJson, keepFirstTimestamp } from "@/lib/merchants/upsert-mercha
 import type { TMerchant } from "@/lib/merchants/schemas";
 import { newId, Params, RetryScreening } from "@/lib/screening/hot/sql";
 import type { TSubscriptionRef } from "@/lib/screening/hot/config";
+import type { TFiredRule } from "@/lib/screening/run-rules";
 import type { TWebhookEventType } from "@/lib/webhooks/event-types";
 import { WEBHOOK_DELIVERY_EVENT } from "@/lib/webhooks/emit";
 import { identifiersOfUser, normalizeIdentifier, type TIdentifier } from "@/lib/users/index-identifiers";
@@ -260,4 +261,78 @@ export function webhookCtes(
        SELECT d."id", ${c}, d."sub", d."outbox", d."type", d."body", ${at}
        FROM (VALUES ${deliveries}) AS d("tag", "id", "sub", "outbox", "type", "body") WHERE ${keep("d")})`,
   ];
+}
+
+/**
+ * The alerts and webhook rows of a transaction screening, as CTEs (`a`, then webhookCtes): openAlerts
+ * (one alert per transaction and active rule that fired; one already open emits nothing), its
+ * `alert.created` webhooks and `transaction.screened`. `c` and `id` are the placeholders of the
+ * client id and the transaction id.
+ */
+export function transactionAlertCtes(
+  p: Params,
+  {
+    clientId,
+    c,
+    id,
+    transactionId,
+    userId,
+    decisionId,
+    firedActive,
+    subscriptions,
+    answer,
+    now,
+  }: {
+    clientId: string;
+    c: string;
+    id: string;
+    transactionId: string;
+    userId: string | null;
+    decisionId: string;
+    firedActive: readonly TFiredRule[];
+    subscriptions: readonly TSubscriptionRef[];
+    answer: Record<string, unknown>;
+    now: Date;
+  },
+): string[] {
+  const ctes: string[] = [];
+  const webhooks: TWebhookRows = { outbox: [], deliveries: [] };
+  const active = firedActive.filter((f) => f.status === "active");
+  if (active.length) {
+    const values = p.rows(
+      active.map((f) => [
+        [newId(), "text"],
+        [f.ruleRef, "text"],
+        [f.id, "text"],
+        [f.versionId, "text"],
+        [f.name, "text"],
+        [f.level, "text"],
+        [f.reason, "text"],
+        [f.recommendedAction, "text"],
+      ]),
+    );
+    ctes.push(`a AS (INSERT INTO "alerts" ("id", "clientId", "transactionId", "userId", "ruleRef", "ruleId",
+         "ruleVersionId", "ruleName", "level", "reason", "recommendedAction", "decisionId", "createdAt")
+       SELECT v."id", ${c}, ${id}, ${p.add(userId, "text")}, v."ruleRef", v."ruleId", v."versionId", v."name",
+         v."level", v."reason", v."action", ${p.add(decisionId, "text")}, ${p.add(now, "timestamptz")}
+       FROM (VALUES ${values}) AS v("id", "ruleRef", "ruleId", "versionId", "name", "level", "reason", "action")
+       ON CONFLICT ("clientId", "transactionId", "ruleRef") DO NOTHING RETURNING "ruleRef" AS "tag")`);
+    for (const f of active)
+      webhookRows(webhooks, subscriptions, {
+        event: "alert.created",
+        tag: f.ruleRef,
+        payload: {
+          transactionId,
+          ruleId: f.id,
+          ruleName: f.name,
+          level: f.level,
+          reason: f.reason,
+          recommendedAction: f.recommendedAction,
+          alertedAt: now.getTime(),
+        },
+      });
+  }
+  webhookRows(webhooks, subscriptions, { event: "transaction.screened", payload: { ...answer } });
+  ctes.push(...webhookCtes(p, clientId, webhooks, active.length ? "a" : null, new Date()));
+  return ctes;
 }

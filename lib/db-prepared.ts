@@ -1,0 +1,93 @@
+import type pg from "pg";
+
+// A bound on the named (prepared) statements each pooled connection keeps (lib/screening/hot/README.md,
+// "Named statements"). Their names are hashes of their texts, and a text changes with every client
+// configuration (a rule edit) and with the shape of a write's row lists, while a pooled connection lives
+// for hours: without a bound, the PostgreSQL backend would keep every statement (and its generic plan)
+// ever prepared on it. Each connection keeps the names of its statements in least-recently-used order;
+// preparing one more than the cap first deallocates the least recently used one on that connection.
+
+/** Named statements kept per connection (the hot path needs a few per client configuration). */
+export const PREPARED_STATEMENTS_PER_CONNECTION = 200;
+
+type TNamedQuery = { name: string; text?: string };
+
+/** node-postgres's per-connection record of the statements the backend has parsed (pg 8). */
+type TConnectionState = { parsedStatements?: Record<string, string | undefined> };
+
+function isNamed(config: unknown): config is TNamedQuery {
+  return typeof config === "object" && config !== null && typeof (config as TNamedQuery).name === "string";
+}
+
+function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/**
+ * Bounds the named statements of one `pg` client (install it from the pool's `connect` event). Every
+ * named query marks its name as most recently used. A new name beyond `cap` first deallocates the least
+ * recently used statement (`DEALLOCATE`, one round trip, then the query itself) and drops it from
+ * node-postgres's record of parsed statements, so a later query of that name parses it again. Should
+ * the DEALLOCATE fail (the connection's transaction is already aborted), the statement still exists:
+ * the record is kept, the name goes back first in line, and the query runs (and fails) as it would have.
+ */
+export function capPreparedStatements(
+  client: pg.Client | pg.PoolClient,
+  cap = PREPARED_STATEMENTS_PER_CONNECTION,
+) {
+  const names = new Map<string, true>();
+  const connection = (client as unknown as { connection?: TConnectionState }).connection;
+  // the prototype's query, looked up per call (tests count statements by patching it)
+  const send = (...args: unknown[]): unknown =>
+    (Object.getPrototypeOf(client) as { query: (...a: unknown[]) => unknown }).query.apply(client, args);
+
+  const firstInLine = (name: string) => {
+    const rest = [...names.keys()].filter((n) => n !== name);
+    names.clear();
+    names.set(name, true);
+    for (const n of rest) names.set(n, true);
+  };
+
+  const deallocate = async (victims: string[]) => {
+    const parsed = connection?.parsedStatements;
+    for (const name of victims) {
+      const text = parsed?.[name];
+      // never parsed (its Parse failed): nothing to deallocate, and DEALLOCATE of an unknown name
+      // would abort the connection's transaction
+      if (!parsed || text === undefined) continue;
+      try {
+        await send(`DEALLOCATE ${quoteIdent(name)}`);
+        if (parsed[name] === text) delete parsed[name];
+      } catch {
+        if (!names.has(name)) firstInLine(name);
+        return;
+      }
+    }
+  };
+
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    const config = args[0];
+    if (!isNamed(config)) return send(...args);
+    if (names.delete(config.name) || names.size < cap) {
+      names.set(config.name, true);
+      return send(...args);
+    }
+    const victims: string[] = [];
+    while (names.size >= cap) {
+      const oldest = names.keys().next().value as string;
+      names.delete(oldest);
+      victims.push(oldest);
+    }
+    names.set(config.name, true);
+    const callback = typeof args[args.length - 1] === "function" ? (args.pop() as TCallback) : null;
+    const result = deallocate(victims).then(() => send(...args) as Promise<unknown>);
+    if (!callback) return result;
+    result.then(
+      (res) => callback(null, res),
+      (err: Error) => callback(err),
+    );
+    return undefined;
+  };
+}
+
+type TCallback = (err: Error | null, res?: unknown) => void;

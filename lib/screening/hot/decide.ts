@@ -1,0 +1,65 @@
+import type { Pool, PoolClient } from "pg";
+import { evaluateWithLists, liveListSource, type TListLookup } from "@/lib/lists/in-list";
+import type { ListIndex } from "@/lib/lists/list-index";
+import {
+  prepareSanctionsScreening,
+  sanctionsScreeningFrom,
+  sanctionsWrap,
+  type TSanctionsState,
+} from "@/lib/sanctions/prepare-sanctions-screening";
+import type { TAggregateValue } from "@/lib/screening/aggregates";
+import type { TLoadedRule } from "@/lib/screening/evaluate-rules";
+import { rawTx } from "@/lib/screening/hot/sql";
+import { evaluateRules, type TSubject } from "@/lib/screening/run-rules";
+
+// The in-memory half of runRules for every raw-SQL screening (transaction, user, merchant, payment
+// instrument, event, /v1/transaction/update): the caller reads the aggregates, this evaluates, and the
+// caller's write statement stores the decision (decisionWrite in decision-write.ts, or the
+// transaction's own write).
+
+export type TDecided = ReturnType<typeof evaluateRules> & { lookups: readonly TListLookup[] };
+
+/**
+ * Sanctions, lists and rules, as runRules does. Sanctions: from `sanctionsState` when the caller read it
+ * in its own statement (`sanctionsStateColumns`; null when no rule calls sanctionsScore), otherwise one
+ * statement here, only when a rule calls sanctionsScore.
+ */
+export async function decide(
+  db: Pick<Pool, "query"> | PoolClient,
+  {
+    clientId,
+    subject,
+    subjectId,
+    variables,
+    rules,
+    lists,
+    values,
+    compileErrors,
+    sanctionsState,
+  }: {
+    clientId: string;
+    subject: TSubject;
+    subjectId: string;
+    variables: Record<string, unknown>;
+    rules: readonly TLoadedRule[];
+    lists: ReadonlyMap<string, ListIndex>;
+    values: ReadonlyMap<string, TAggregateValue>;
+    compileErrors: ReadonlyMap<string, string>;
+    sanctionsState?: TSanctionsState | null;
+  },
+): Promise<TDecided> {
+  const sanctions =
+    sanctionsState === undefined
+      ? await prepareSanctionsScreening(rawTx(db), {
+          clientId,
+          subject,
+          subjectId,
+          variables,
+          conditions: rules.map((r) => r.condition),
+        })
+      : sanctionsState && (await sanctionsScreeningFrom(rawTx(db), sanctionsState));
+  const { result, lookups } = evaluateWithLists(liveListSource(lists), () =>
+    evaluateRules(rules, subject, variables, values, compileErrors, sanctionsWrap(sanctions)),
+  );
+  return { ...result, lookups };
+}

@@ -1,0 +1,175 @@
+import type { TMerchant } from "@/lib/merchants/schemas";
+import { storedEntity, storedMerchant } from "@/lib/screening/assessment";
+import {
+  asStored,
+  mergedMerchant,
+  userUpsertCtes,
+  type TStoredMerchant,
+  type TStoredUser,
+} from "@/lib/screening/hot/screen-party";
+import { newId, type Params } from "@/lib/screening/hot/sql";
+import { toStoredStatus, type TUser } from "@/lib/users/schemas";
+
+// The inline user and merchant of a transaction or an event (README.md here, "Inline user or
+// merchant"), folded into the screening's read and write like screen-party.ts does for its own
+// subject: the read returns the stored rows (aliases `u` and `m`, plus the merchant's
+// `md5(data::text)`), the rules see in memory what the upserts will store (same merge as
+// screen-party.ts), and the upserts are CTEs of the write, guarded: a new party is a plain INSERT (a
+// concurrent creation is a unique violation), a stored one is written (or, for an unchanged merchant,
+// locked) only while it still holds what was read; otherwise the statement divides by zero, nothing
+// is written and the screening reads again.
+
+/** The columns a screening's read returns about its user and merchant. */
+export type TPartyRead = {
+  userData: unknown;
+  userStatus: string | null;
+  userCreatedAt: Date | null;
+  merchantData: unknown;
+  merchantStatus: string | null;
+  merchantCreatedAt: Date | null;
+  /** md5 of the stored merchant's data (only read for an inline merchant: `merchantHashColumn`). */
+  merchantDataHash?: string | null;
+};
+
+export type TInlineParties = { user?: TUser; merchant?: TMerchant };
+
+/** The SELECT column of the read that the guard of an inline merchant needs (`m` = the merchant's row). */
+export function merchantHashColumn(inline: TInlineParties): string {
+  return inline.merchant ? `, md5(m."data"::text) AS "merchantDataHash"` : "";
+}
+
+function storedUserOf(read: TPartyRead): TStoredUser | null {
+  return read.userCreatedAt ? { status: read.userStatus!, createdAt: read.userCreatedAt.getTime() } : null;
+}
+
+function storedMerchantOf(read: TPartyRead): TStoredMerchant | null {
+  return read.merchantCreatedAt
+    ? {
+        data: read.merchantData,
+        status: read.merchantStatus,
+        createdAt: read.merchantCreatedAt.getTime(),
+        dataHash: read.merchantDataHash!,
+      }
+    : null;
+}
+
+/**
+ * `user` and `merchant` as the rules see them: the stored rows, and for an inline party the row its
+ * upsert will leave (what the Prisma path read back after upserting it).
+ */
+export function partyVariables(
+  read: TPartyRead,
+  inline: TInlineParties,
+): { user?: Record<string, unknown>; merchant?: Record<string, unknown> } {
+  let user: Record<string, unknown> | undefined;
+  if (inline.user) {
+    // upsertUser: the status sent, else the stored one, else active; createdAt first seen
+    const stored = storedUserOf(read);
+    const requested = inline.user.status ? toStoredStatus(inline.user.status) : undefined;
+    user = storedEntity({
+      data: asStored(inline.user),
+      status: requested ?? stored?.status ?? "active",
+      createdAt: new Date(stored ? stored.createdAt : inline.user.timestamp),
+    });
+  } else {
+    user = storedEntity(
+      read.userCreatedAt
+        ? { data: read.userData, status: read.userStatus, createdAt: read.userCreatedAt }
+        : null,
+    );
+  }
+  let merchant: Record<string, unknown> | undefined;
+  if (inline.merchant) {
+    const { data, status, createdAt } = mergedMerchant(inline.merchant, storedMerchantOf(read));
+    merchant = storedMerchant({ data, status, createdAt });
+  } else {
+    merchant = storedMerchant(
+      read.merchantCreatedAt
+        ? { data: read.merchantData, status: read.merchantStatus, createdAt: read.merchantCreatedAt }
+        : null,
+    );
+  }
+  return { user, merchant };
+}
+
+/**
+ * The upserts of the inline parties as CTEs of the caller's write (names `u`, `sc`, `ud`, `uk`, `dv`,
+ * `ui` for the user, `m`, `mv` for the merchant), and `guard`, to append to the write's final
+ * `SELECT 1 / …`: a division by zero unless each upsert wrote (or locked) its row.
+ */
+export function inlinePartyCtes(
+  p: Params,
+  {
+    clientId,
+    inline,
+    source,
+    read,
+    now,
+  }: { clientId: string; inline: TInlineParties; source: string; read: TPartyRead; now: Date },
+): { ctes: string[]; guard: string } {
+  const ctes: string[] = [];
+  const guarded: string[] = [];
+  if (inline.user) {
+    ctes.push(
+      ...userUpsertCtes(p, {
+        clientId,
+        body: inline.user,
+        source,
+        stored: storedUserOf(read),
+        now,
+        outcome: [],
+      }),
+    );
+    guarded.push("u");
+  }
+  if (inline.merchant) {
+    ctes.push(
+      ...merchantUpsertCtes(p, { clientId, merchant: inline.merchant, stored: storedMerchantOf(read), now }),
+    );
+    guarded.push("m");
+  }
+  return { ctes, guard: guarded.map((name) => ` / (SELECT count(*)::int FROM ${name})`).join("") };
+}
+
+/**
+ * upsertMerchant (as upsertMerchantRaw) as CTEs: `m` returns one row when applied. A new merchant is
+ * inserted; a changed one is updated while it holds the body and status read, its replaced body
+ * appended to merchant_versions; an identical resend writes nothing and only locks the row while it
+ * still holds what was read.
+ */
+function merchantUpsertCtes(
+  p: Params,
+  {
+    clientId,
+    merchant,
+    stored,
+    now,
+  }: { clientId: string; merchant: TMerchant; stored: TStoredMerchant | null; now: Date },
+): string[] {
+  const merged = mergedMerchant(merchant, stored);
+  const c = p.add(clientId, "text");
+  const m = p.add(merchant.id, "text");
+  if (merged.kind === "new") {
+    // a concurrent creation makes this plain INSERT a unique violation: retried from the read
+    return [
+      `m AS (INSERT INTO "merchants" ("clientId", "id", "name", "status", "organizationId", "data", "createdAt", "updatedAt")
+         VALUES (${c}, ${m}, ${p.add(merchant.name, "text")}, ${p.add(merchant.status ?? null, "text")},
+           ${p.add(merchant.organizationId ?? null, "text")}, ${p.json(merchant)},
+           ${p.add(merged.createdAt, "timestamptz")}, ${p.add(now, "timestamptz")})
+         RETURNING 1)`,
+    ];
+  }
+  const unchanged = `"clientId" = ${c} AND "id" = ${m} AND md5("data"::text) = ${p.add(stored!.dataHash, "text")}
+           AND "status" IS NOT DISTINCT FROM ${p.add(stored!.status, "text")}`;
+  if (merged.kind === "same") return [`m AS (SELECT 1 FROM "merchants" WHERE ${unchanged} FOR UPDATE)`];
+  const at = p.add(now, "timestamptz");
+  return [
+    `m AS (UPDATE "merchants" SET "name" = ${p.add(merchant.name, "text")}, "status" = ${p.add(merchant.status ?? null, "text")},
+         "organizationId" = ${p.add(merchant.organizationId ?? null, "text")}, "data" = ${p.json(merged.kept)},
+         "updatedAt" = ${at}
+       WHERE ${unchanged} RETURNING 1)`,
+    `mv AS (INSERT INTO "merchant_versions" ("id", "clientId", "merchantId", "data", "createdAt")
+       SELECT ${p.add(newId(), "text")}, "clientId", "id", "data", ${at}
+       FROM "merchants" WHERE "clientId" = ${c} AND "id" = ${m})`,
+  ];
+}

@@ -1,0 +1,39 @@
+import { pgPool } from "@/lib/db";
+import { notFound } from "@/lib/http/errors";
+import { Params } from "@/lib/screening/hot/sql";
+import { deviceIdentifiers, deviceUpsert, IdentifierRows } from "@/lib/screening/hot/writes";
+import type { TAddUserDevice } from "@/lib/users/schemas";
+
+// POST /v1/user/device on the raw-SQL path: ONE statement after the API key read (the Prisma path:
+// BEGIN, user lookup, device lookup, upsert, identifiers, COMMIT). Same rows as upsertDevice (source
+// "device"): first seen kept, the rest follows this sighting, the IP address and fingerprint linked
+// to the user (tests/integration/user-device-equivalence.test.ts).
+
+/** Answers 404 when the user is unknown (then nothing is written: the statement divides by zero). */
+export async function addUserDeviceHot({
+  clientId,
+  userId,
+  device,
+}: { clientId: string } & TAddUserDevice): Promise<{ id: string }> {
+  const p = new Params();
+  const identifiers = new IdentifierRows();
+  identifiers.add(userId, deviceIdentifiers(device), "device");
+  const ctes = [
+    // the user must exist (KEY SHARE: it cannot be deleted before this statement commits)
+    `usr AS (SELECT 1 FROM "users" WHERE "clientId" = ${p.add(clientId, "text")} AND "id" = ${p.add(userId, "text")} FOR KEY SHARE)`,
+    `dv AS (${deviceUpsert(p, { clientId, userId, device, seenAt: new Date() })})`,
+  ];
+  const identifierInsert = identifiers.cte(p, clientId);
+  if (identifierInsert) ctes.push(`ui AS (${identifierInsert})`);
+  try {
+    // no user: a division by zero aborts the statement as a whole (nothing written)
+    await pgPool().query(
+      `WITH ${ctes.join(",\n")} SELECT 1 / (SELECT count(*)::int FROM usr) AS "ok"`,
+      p.values,
+    );
+  } catch (err) {
+    if ((err as { code?: unknown } | null)?.code === "22012") throw notFound("/userId", "User not found");
+    throw err;
+  }
+  return { id: device.id };
+}
