@@ -45,10 +45,16 @@ export async function reviewAlert(input: {
       throw conflict(`The alert is ${alert.status}; a settled alert is read-only`);
     const reviewedAt = new Date();
     const reviewedBy = actorLabel(reviewer);
-    await tx.alert.updateMany({
-      where: { id: alertId, clientId },
+    // compare-and-set on the status read above: of two reviewers settling the same alert at once, the
+    // second waits for the first to commit, then matches nothing and is refused like any late verdict
+    const { count } = await tx.alert.updateMany({
+      where: { id: alertId, clientId, status: alert.status },
       data: { status, reviewedBy, reviewedAt, feedback },
     });
+    if (count === 0) {
+      const now = await tx.alert.findFirst({ where: { id: alertId, clientId }, select: { status: true } });
+      throw conflict(`The alert was reviewed meanwhile and is now ${now?.status ?? "gone"}; reload it`);
+    }
     await emitAlertReviewed(tx, clientId, alert, { status, reviewedBy, reviewedAt, feedback });
     await tx.auditLog.create({
       data: {

@@ -228,6 +228,43 @@ describe("alerts", () => {
     expect((await prisma.alert.findUniqueOrThrow({ where: { id: alert!.id } })).status).toBe("open");
   });
 
+  it("two reviewers settling the same alert at once: one verdict stands, the other is refused", async () => {
+    const [alert] = (
+      await listAlerts({ clientId: a.clientId, query: ZListAlertsQuery.parse({ limit: "1" }) })
+    ).alerts;
+    const before = (await deliveries(a.clientId, "alert.reviewed")).length;
+    const results = await Promise.allSettled(
+      (["cleared", "confirmed"] as const).map((status) =>
+        reviewAlert({
+          clientId: a.clientId,
+          alertId: alert!.id,
+          status,
+          feedback: `race ${status}`,
+          reviewer,
+        }),
+      ),
+    );
+    const won = results.filter((r) => r.status === "fulfilled");
+    const lost = results.filter((r) => r.status === "rejected");
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(1);
+    expect((lost[0] as PromiseRejectedResult).reason).toBeInstanceOf(ApiError);
+    const refused = (lost[0] as PromiseRejectedResult).reason as ApiError;
+    // a state conflict answers in the contract's validation body, as for any settled alert
+    expect(refused.status).toBe(400);
+    expect(refused.details?.[0]).toMatch(/reviewed meanwhile|read-only/);
+    const verdict = (won[0] as PromiseFulfilledResult<{ status: string }>).value.status;
+    const stored = await prisma.alert.findUniqueOrThrow({ where: { id: alert!.id } });
+    expect(stored).toMatchObject({ status: verdict, feedback: `race ${verdict}` });
+    const sent = await deliveries(a.clientId, "alert.reviewed");
+    expect(sent).toHaveLength(before + 1);
+    expect(
+      await prisma.auditLog.count({
+        where: { clientId: a.clientId, entityId: alert!.id, action: "alert.reviewed" },
+      }),
+    ).toBe(1);
+  });
+
   it("another client's alert is not found, for review and assignment", async () => {
     const [foreign] = (await listAlerts({ clientId: b.clientId, query: ZListAlertsQuery.parse({}) })).alerts;
     await expectNotFound(
