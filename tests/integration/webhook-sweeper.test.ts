@@ -29,7 +29,7 @@ const { startReceiver, waitFor } = await import("@/tests/support/webhook-receive
 const SECRET = "whsec_sweeper-test-secret";
 const HOUR = 3_600_000;
 let receiver: TReceiver;
-let drivers: TJobDriver[] = [];
+const drivers: TJobDriver[] = [];
 
 beforeAll(async () => {
   receiver = await startReceiver(SECRET, () => 200);
@@ -135,7 +135,9 @@ function receivedFor(deliveryId: string) {
 describe("webhook delivery sweeper", () => {
   it("delivers, after a sweep, a delivery whose run ended failed, signed, continuing its schedule", async () => {
     const { clientId, subscriptionId } = await subscribedClient();
-    const subscription = await prisma.webhookSubscription.findUniqueOrThrow({ where: { id: subscriptionId } });
+    const subscription = await prisma.webhookSubscription.findUniqueOrThrow({
+      where: { id: subscriptionId },
+    });
     // A thrown bug: the sealed secret cannot be opened, so every attempt of the batch's run throws.
     await prisma.webhookSubscription.update({
       where: { id: subscriptionId },
@@ -224,7 +226,10 @@ describe("webhook delivery sweeper", () => {
     for (const id of [queued.id, sleeping, batched, other]) expect(await retryEvents(id)).toHaveLength(0);
 
     // Once those runs end failed, their deliveries (and only theirs) are requested again.
-    await prisma.jobRun.updateMany({ where: { id: { in: [sleeper.id, batch.id] } }, data: { status: "failed" } });
+    await prisma.jobRun.updateMany({
+      where: { id: { in: [sleeper.id, batch.id] } },
+      data: { status: "failed" },
+    });
     expect(await sweepStuckDeliveries({ graceMs: 0 })).toEqual({ requested: 3, failed: 0 });
     for (const id of [sleeping, batched, other]) expect(await retryEvents(id)).toHaveLength(1);
     expect(await retryEvents(queued.id)).toHaveLength(0);
@@ -289,7 +294,9 @@ describe("webhook delivery sweeper", () => {
 
   it(`marks failed a delivery whose run keeps failing after ${MAX_SWEEPS} sweeps; a redelivery then sends it`, async () => {
     const { clientId, subscriptionId } = await subscribedClient();
-    const subscription = await prisma.webhookSubscription.findUniqueOrThrow({ where: { id: subscriptionId } });
+    const subscription = await prisma.webhookSubscription.findUniqueOrThrow({
+      where: { id: subscriptionId },
+    });
     await prisma.webhookSubscription.update({
       where: { id: subscriptionId },
       data: { secretEncrypted: "v1:broken" },
@@ -325,7 +332,11 @@ describe("webhook delivery sweeper", () => {
       sweepIntervalMs: 50,
       sweepGraceMs: 60_000,
     });
-    const relayed = await waitFor(() => sent.find((e) => e.name === WEBHOOK_RETRY_EVENT), 10_000, "the relay");
+    const relayed = await waitFor(
+      () => sent.find((e) => e.name === WEBHOOK_RETRY_EVENT),
+      10_000,
+      "the relay",
+    );
     expect(relayed.data).toEqual({ deliveryId: id, n: 3 });
     // Within the grace of that sweep nothing is requested again, though no run is visible here.
     await new Promise((resolve) => setTimeout(resolve, 300));
