@@ -21,7 +21,7 @@ const { MAX_SWEEPS, SWEPT_OUT_ERROR, sweepStuckDeliveries } = await import("@/li
 const { WEBHOOK_DELIVERY_EVENT, WEBHOOK_RETRY_EVENT } = await import("@/lib/webhooks/emit");
 const { emitWebhookEvent } = await import("@/lib/webhooks/payloads");
 const { redeliverWebhook } = await import("@/lib/webhooks/redeliver-webhook");
-const { call, createTestClient } = await import("@/tests/factories");
+const { call, createTestClient, deliverySettled: settled } = await import("@/tests/factories");
 const { startReceiver, waitFor } = await import("@/tests/support/webhook-receiver");
 
 // The sweeper: webhook deliveries left pending by a run that ended failed are requested again, on
@@ -117,15 +117,18 @@ function retryEvents(deliveryId: string) {
   });
 }
 
-async function settled(deliveryId: string, status: "delivered" | "failed") {
-  return waitFor(
-    async () => {
-      const d = await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
-      return d.status === status ? d : null;
-    },
-    30_000,
-    `delivery ${deliveryId} to be ${status}`,
-  );
+/** A thrown bug: the sealed secret cannot be opened, so every attempt of a run throws. */
+async function breakSecret(subscriptionId: string): Promise<() => Promise<void>> {
+  const { secretEncrypted } = await prisma.webhookSubscription.findUniqueOrThrow({
+    where: { id: subscriptionId },
+  });
+  await prisma.webhookSubscription.update({
+    where: { id: subscriptionId },
+    data: { secretEncrypted: "v1:broken" },
+  });
+  return async () => {
+    await prisma.webhookSubscription.update({ where: { id: subscriptionId }, data: { secretEncrypted } });
+  };
 }
 
 function receivedFor(deliveryId: string) {
@@ -135,14 +138,7 @@ function receivedFor(deliveryId: string) {
 describe("webhook delivery sweeper", () => {
   it("delivers, after a sweep, a delivery whose run ended failed, signed, continuing its schedule", async () => {
     const { clientId, subscriptionId } = await subscribedClient();
-    const subscription = await prisma.webhookSubscription.findUniqueOrThrow({
-      where: { id: subscriptionId },
-    });
-    // A thrown bug: the sealed secret cannot be opened, so every attempt of the batch's run throws.
-    await prisma.webhookSubscription.update({
-      where: { id: subscriptionId },
-      data: { secretEncrypted: "v1:broken" },
-    });
+    const repair = await breakSecret(subscriptionId);
     startDriver();
     const delivery = await emitAlert(clientId, "tx-run-failed");
     const run = await waitFor(
@@ -159,10 +155,7 @@ describe("webhook delivery sweeper", () => {
     expect(receivedFor(delivery.id)).toHaveLength(0);
 
     // The bug fixed; the delivery would stay pending for ever without a sweep.
-    await prisma.webhookSubscription.update({
-      where: { id: subscriptionId },
-      data: { secretEncrypted: subscription.secretEncrypted },
-    });
+    await repair();
     expect(await sweepStuckDeliveries({ graceMs: 0 })).toEqual({ requested: 1, failed: 0 });
     expect((await retryEvents(delivery.id)).map((e) => e.data)).toEqual([{ deliveryId: delivery.id, n: 1 }]);
 
@@ -175,8 +168,11 @@ describe("webhook delivery sweeper", () => {
     expect(got[0]!.rawBody).toBe(delivery.body);
 
     // A delivery that had made two attempts continues at the third: no attempt added, none repeated.
+    // (No driver while it is made, or it would take the delivery's own event first.)
+    await Promise.all(drivers.splice(0).map((d) => d.stop()));
     const later = await orphaned(clientId, "tx-third-attempt", { attempts: 2 });
     expect(await sweepStuckDeliveries({ graceMs: 0 })).toEqual({ requested: 1, failed: 0 });
+    startDriver();
     expect((await retryEvents(later)).map((e) => e.data)).toEqual([{ deliveryId: later, n: 3 }]);
     expect(await settled(later, "delivered")).toMatchObject({ attempts: 3 });
     const logged = await prisma.webhookAttempt.findMany({ where: { deliveryId: later } });
@@ -294,13 +290,7 @@ describe("webhook delivery sweeper", () => {
 
   it(`marks failed a delivery whose run keeps failing after ${MAX_SWEEPS} sweeps; a redelivery then sends it`, async () => {
     const { clientId, subscriptionId } = await subscribedClient();
-    const subscription = await prisma.webhookSubscription.findUniqueOrThrow({
-      where: { id: subscriptionId },
-    });
-    await prisma.webhookSubscription.update({
-      where: { id: subscriptionId },
-      data: { secretEncrypted: "v1:broken" },
-    });
+    const repair = await breakSecret(subscriptionId);
     startDriver({ sweepIntervalMs: 50, sweepGraceMs: 0 });
     const delivery = await emitAlert(clientId, "tx-keeps-failing");
 
@@ -310,10 +300,7 @@ describe("webhook delivery sweeper", () => {
     expect(await retryEvents(delivery.id)).toHaveLength(MAX_SWEEPS);
     expect(receivedFor(delivery.id)).toHaveLength(0);
 
-    await prisma.webhookSubscription.update({
-      where: { id: subscriptionId },
-      data: { secretEncrypted: subscription.secretEncrypted },
-    });
+    await repair();
     expect(await redeliverWebhook({ clientId, deliveryId: delivery.id })).toMatchObject({ requeued: true });
     expect(await settled(delivery.id, "delivered")).toMatchObject({ attempts: 1 });
     expect(receivedFor(delivery.id)).toEqual([expect.objectContaining({ verified: true, answered: 200 })]);
