@@ -69,8 +69,8 @@ export type TJobDriver = {
 const PRUNE_EVERY_MS = 60 * 60_000;
 const DISPATCH_LIMIT = 500;
 const KEEP_COMPLETED_MS = 7 * 24 * 60 * 60_000;
-export const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
-export const DEFAULT_SWEEP_GRACE_MS = 5 * 60_000;
+const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
+const DEFAULT_SWEEP_GRACE_MS = 5 * 60_000;
 const ANALYZE_EVERY_MS = 60_000;
 
 export function startJobDriver(options: TJobDriverOptions): TJobDriver {
