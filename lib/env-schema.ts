@@ -65,6 +65,10 @@ export const ZEnv = z.object({
     .default(32),
   // Connections of the background work's own pool (lib/db.ts jobsPool), per process.
   JOB_DRIVER_POOL_SIZE: positiveInt("a whole number of connections above 0").default(4),
+  // The sweeper (lib/jobs/sweep-deliveries.ts): how often it looks for webhook deliveries left pending
+  // by a failed run (default 60 s), and how long past due one must be before it is requested again (5 min).
+  JOB_SWEEP_INTERVAL_MS: positiveInt("a whole number of milliseconds above 0").optional(),
+  JOB_SWEEP_GRACE_MS: positiveInt("a whole number of milliseconds above 0").optional(),
 });
 
 export type TEnv = z.infer<typeof ZEnv>;

@@ -1,6 +1,8 @@
 import { createApiKey } from "@/lib/auth/api-keys";
 import { createClient } from "@/lib/clients/create-client";
+import { prisma } from "@/lib/db";
 import type { TFeature, TRecommendedAction } from "@/lib/clients/schemas";
+import { waitFor } from "@/tests/support/webhook-receiver";
 
 // Shared by tests and the seed: build clients and call route handlers without a server.
 export async function createTestClient(
@@ -59,4 +61,16 @@ export async function call(
     // not JSON
   }
   return { status: res.status, body: parsed, headers: res.headers };
+}
+
+/** A webhook delivery once the background driver has moved it to `status`. */
+export function deliverySettled(deliveryId: string, status: "delivered" | "failed") {
+  return waitFor(
+    async () => {
+      const d = await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
+      return d.status === status ? d : null;
+    },
+    30_000,
+    `delivery ${deliveryId} to be ${status}`,
+  );
 }

@@ -1,8 +1,10 @@
+import { analyzeStaleTables } from "@/lib/jobs/analyze-tables";
 import { executeRun, type TExecutorConfig, type TServeInvoker } from "@/lib/jobs/execute-run";
 import type { TJobFunction } from "@/lib/jobs/function-table";
 import { listenForWork, type TWorkListener } from "@/lib/jobs/listen";
 import { relayOutbox, type TRelayEvent } from "@/lib/jobs/relay";
 import { dispatchAndClaim, outboxPending, pruneCompletedRuns } from "@/lib/jobs/run-store";
+import { sweepStuckDeliveries } from "@/lib/jobs/sweep-deliveries";
 import { logError, logInfo } from "@/lib/log";
 
 // The background loop of the Node server. Embedded mode (no Inngest server): outbox rows become
@@ -46,6 +48,15 @@ export type TJobDriverOptions = {
    * batch, and a delivery costs about a quarter less CPU than at 20 ms (fewer statements each).
    */
   minPassIntervalMs?: number;
+  /**
+   * How often the driver sweeps for webhook deliveries left pending by a run that ended failed
+   * (`sweep-deliveries.ts`; one driver at a time across processes). Default 60 s; 0: never.
+   */
+  sweepIntervalMs?: number;
+  /** How long past due a pending delivery must be before a sweep requests it again. Default 5 min. */
+  sweepGraceMs?: number;
+  /** How often to refresh stale planner statistics where no autovacuum runs (`analyze-tables.ts`). Default 60 s. */
+  analyzeIntervalMs?: number;
 };
 
 export type TJobDriver = {
@@ -58,12 +69,18 @@ export type TJobDriver = {
 const PRUNE_EVERY_MS = 60 * 60_000;
 const DISPATCH_LIMIT = 500;
 const KEEP_COMPLETED_MS = 7 * 24 * 60 * 60_000;
+const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
+const DEFAULT_SWEEP_GRACE_MS = 5 * 60_000;
+const ANALYZE_EVERY_MS = 60_000;
 
 export function startJobDriver(options: TJobDriverOptions): TJobDriver {
   const pollMs = options.pollMs ?? 250;
   const concurrency = options.concurrency ?? 16;
   const leaseMs = options.leaseMs ?? 30_000;
   const minPassIntervalMs = options.minPassIntervalMs ?? 50;
+  const sweepIntervalMs = options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;
+  const sweepGraceMs = options.sweepGraceMs ?? DEFAULT_SWEEP_GRACE_MS;
+  const analyzeIntervalMs = options.analyzeIntervalMs ?? ANALYZE_EVERY_MS;
   const config: TExecutorConfig = {
     serveUrl: options.serveUrl,
     invoke: options.invoke,
@@ -84,6 +101,9 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
   let failures = 0;
   let lastErrorLog = 0;
   let lastPrune = 0;
+  let lastSweep = 0;
+  // not at start: right after a restart the statistics are whatever the last run left
+  let lastAnalyze = Date.now();
   // A wake that arrives during a pass is kept, so work committed while the pass ran is not left for the poll.
   let woken = false;
 
@@ -135,6 +155,20 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
     if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
       lastPrune = Date.now();
       await pruneCompletedRuns(new Date(Date.now() - KEEP_COMPLETED_MS));
+    }
+    if (sweepIntervalMs > 0 && Date.now() - lastSweep >= sweepIntervalMs) {
+      lastSweep = Date.now();
+      const swept = await sweepStuckDeliveries({ graceMs: sweepGraceMs });
+      if (swept.requested + swept.failed > 0) {
+        logInfo("webhook deliveries swept", { ...swept, graceMs: sweepGraceMs });
+        // the requested retries are outbox rows: the next pass dispatches (or relays) them
+        more = true;
+      }
+    }
+    if (Date.now() - lastAnalyze >= analyzeIntervalMs) {
+      lastAnalyze = Date.now();
+      const analyzed = await analyzeStaleTables();
+      if (analyzed.length > 0) logInfo("planner statistics refreshed (no autovacuum)", { tables: analyzed });
     }
     return { more, found };
   }

@@ -52,6 +52,8 @@ export function startBackgroundJobs(): TJobDriver | null {
     send: relay ? sendWithTimeout : undefined,
     listen: env.JOB_DRIVER_LISTEN === "on" ? env.DATABASE_URL : undefined,
     concurrency: env.JOB_DRIVER_CONCURRENCY,
+    sweepIntervalMs: env.JOB_SWEEP_INTERVAL_MS,
+    sweepGraceMs: env.JOB_SWEEP_GRACE_MS,
     startDelayMs: 1000,
   });
   return globalForJobs.jobDriver;

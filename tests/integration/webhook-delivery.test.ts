@@ -20,7 +20,7 @@ const { inProcessRunner } = await import("@/lib/jobs/run-in-process");
 const { inngest } = await import("@/inngest/client");
 const { emitWebhookEvent } = await import("@/lib/webhooks/payloads");
 const { redeliverWebhook } = await import("@/lib/webhooks/redeliver-webhook");
-const { call, createTestClient } = await import("@/tests/factories");
+const { call, createTestClient, deliverySettled: settled } = await import("@/tests/factories");
 const onboardRoute = await import("@/app/v1/user/onboard/route");
 const blockRoute = await import("@/app/v1/users/[userId]/block/route");
 const { startRouteServer } = await import("@/tests/support/serve-server");
@@ -92,17 +92,6 @@ async function emitAlert(clientId: string, transactionId: string) {
   return prisma.webhookDelivery.findFirstOrThrow({
     where: { clientId, body: { contains: `"${transactionId}"` } },
   });
-}
-
-async function settled(deliveryId: string, status: "delivered" | "failed") {
-  return waitFor(
-    async () => {
-      const d = await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
-      return d.status === status ? d : null;
-    },
-    30_000,
-    `delivery ${deliveryId} to be ${status}`,
-  );
 }
 
 describe.each(["serve", "in-process"] as const)("webhook delivery (embedded driver, %s)", (mode) => {
