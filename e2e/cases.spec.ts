@@ -119,11 +119,20 @@ test("a reviewer works a case from the inbox to its closure", async ({ page }) =
   await large.getByRole("checkbox").check();
   await page.getByRole("button", { name: "Clear selected" }).click();
   const verdict = page.getByRole("dialog", { name: "Clear 1 selected alert" });
-  await expect(verdict.getByRole("button", { name: "Save verdict" })).toBeDisabled(); // the note is required
+  // the note is required: saving without one says so and puts the cursor where it is missing
+  await verdict.getByRole("button", { name: "Save verdict" }).click();
+  await expect(verdict.getByTestId("dialog-problem")).toHaveText(
+    "Write a note: it is kept in the case history with your name.",
+  );
+  await expect(verdict.getByLabel("Note (required)")).toBeFocused();
   await verdict.getByLabel("Note (required)").fill("Salary bonus, payslip on file");
+  await expect(verdict.getByTestId("dialog-problem")).toHaveCount(0);
   await verdict.getByRole("button", { name: "Save verdict" }).click();
   await expect(verdict).toBeHidden();
   await expect(large.getByText("Cleared", { exact: true })).toBeVisible();
+  // the reviewer is told what happened, and the keyboard is not dropped on the page body
+  await expect(page.getByTestId("done-note")).toHaveText("1 alert cleared.");
+  await expect(page.getByTestId("done-note")).toBeFocused();
 
   await page.getByRole("textbox", { name: "Comment" }).fill("Called the customer, both payments explained");
   await page.getByRole("button", { name: "Add comment" }).click();
@@ -131,8 +140,23 @@ test("a reviewer works a case from the inbox to its closure", async ({ page }) =
     "Called the customer, both payments explained",
   );
 
+  // the block dialog keeps the keyboard inside, Esc leaves it untouched and focus is back on its button
+  await page.getByRole("button", { name: "Block user…" }).click();
+  const block = page.getByRole("dialog", { name: "Block the user" });
+  await expect(block.getByLabel("Note (required)")).toBeFocused();
+  for (const key of ["Tab", "Tab", "Tab", "Tab", "Shift+Tab", "Shift+Tab", "Shift+Tab"]) {
+    await page.keyboard.press(key);
+    expect(await block.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+  }
+  await page.keyboard.press("Escape");
+  await expect(block).toBeHidden();
+  await expect(page.getByRole("button", { name: "Block user…" })).toBeFocused();
+  await expect(page.getByTestId("subject-status")).toHaveText("Active");
+
   await page.getByRole("button", { name: "Close case…" }).click();
   const close = page.getByRole("dialog", { name: "Close the case" });
+  await close.getByRole("button", { name: "Close case" }).click();
+  await expect(close.getByTestId("dialog-problem")).toHaveText("Choose an outcome for the case.");
   await close.getByText("False positive", { exact: true }).click();
   await close.getByLabel("Note (required)").fill("Known customer, regular salary payments");
   await page.screenshot({ path: `${SHOTS}/case-close-dialog.png` });
