@@ -169,6 +169,8 @@ test("block the user from the user page: verified user.status.block and the page
 
   await page.getByRole("button", { name: "Block user" }).click();
   const dialog = page.getByRole("dialog", { name: "Block user" });
+  // a block changes what screens: the dialog says so before it is made
+  await expect(dialog).toContainText("From now on screening sees this user as blocked");
   await dialog.getByRole("button", { name: "Confirm block" }).click();
   await expect(dialog.getByTestId("dialog-problem")).toHaveText(
     "Write why you block this user: it is sent with the block.",

@@ -18,6 +18,7 @@ import {
   type TNoteDialogValues,
   PersonName,
 } from "@/components/ui";
+import { statusChangeEffect } from "@/components/users/status-actions";
 import type { TCaseDetail } from "@/lib/cases/get-case-detail";
 import { formatCount, formatEnum, formatPerson } from "@/lib/format";
 
@@ -285,7 +286,9 @@ export function CaseWorkbench({ detail, canWork }: { detail: TCaseDetail; canWor
         intro={
           dialog?.kind === "escalate"
             ? "A report draft is created for the reporting officers with this case's user, its transactions and the indicator codes mapped from the rules that fired. Filing it closes the case as reported."
-            : undefined
+            : dialog?.kind === "block" && detail.subject.status
+              ? statusChangeEffect("blocked", detail.subject.status)
+              : undefined
         }
         noteLabel="Note"
         requiredMessage="Write a note: it is kept in the case history with your name."

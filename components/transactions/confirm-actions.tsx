@@ -7,15 +7,19 @@ import { useConfirmTransaction } from "@/components/transactions/hooks";
 import { formatCount } from "@/lib/format";
 
 type TKind = "fraud" | "chargeback";
-const TEXT: Record<TKind, { title: string; note: string; submit: string; done: string }> = {
+const TEXT: Record<TKind, { title: string; effect: string; note: string; submit: string; done: string }> = {
   fraud: {
     title: "Mark as fraud",
+    effect: "The transaction is recorded as confirmed fraud. Subscribers get transaction.confirmedFraud.",
     note: "Why is this fraud?",
     submit: "Confirm fraud",
     done: "Marked as confirmed fraud.",
   },
   chargeback: {
     title: "Mark as chargeback",
+    // Status is a screened field: say that it changes rather than let it change silently.
+    effect:
+      "The transaction's status becomes Chargeback, which is what rules and aggregates read from now on. Subscribers get transaction.confirmedChargeback.",
     note: "Chargeback details",
     submit: "Confirm chargeback",
     done: "Chargeback recorded.",
@@ -66,6 +70,7 @@ export function ConfirmActions({
         onClose={close}
         title={kind ? TEXT[kind].title : ""}
         testId="confirm-dialog"
+        intro={kind ? TEXT[kind].effect : undefined}
         noteLabel={kind ? TEXT[kind].note : ""}
         requiredMessage={`Write a note: it is stored with the ${kind === "fraud" ? "fraud mark" : "chargeback"} and sent to your systems.`}
         optionLabel={

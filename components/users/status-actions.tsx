@@ -11,6 +11,16 @@ const LABELS: Record<TTarget, string> = {
   active: "Unblock / activate",
   inactive: "Set inactive",
 };
+// What the change does to screening, said before it is made: a status is what rules read on the next transaction.
+export function statusChangeEffect(target: TTarget, current: string): string {
+  if (target === "blocked")
+    return "From now on screening sees this user as blocked: rules that read the user's status fire on their next transactions. Subscribers get user.status.block.";
+  const seen = `From now on screening sees this user as ${target}.`;
+  return current === "blocked"
+    ? `${seen} Rules on a blocked status stop firing for them; alerts already settled stay as they are. Subscribers get user.status.unblock.`
+    : `${seen} No webhook is sent for this change.`;
+}
+
 const DONE: Record<TTarget, string> = {
   blocked: "User blocked.",
   active: "User active again.",
@@ -54,6 +64,7 @@ export function StatusActions({ userId, status }: { userId: string; status: stri
         onClose={close}
         title={target ? LABELS[target] : ""}
         testId="status-dialog"
+        intro={target ? statusChangeEffect(target, status) : undefined}
         noteLabel={blocking ? "Why block this user?" : "Comment"}
         requiredMessage={blocking ? "Write why you block this user: it is sent with the block." : undefined}
         optionLabel={blocking ? <>Also confirm the user&apos;s open alerts with this reason</> : undefined}
