@@ -186,6 +186,11 @@ test("a reviewer works a case from the inbox to its closure", async ({ page }) =
 test("a reviewer escalates a case; the reporting officer sees it with its report draft", async ({ page }) => {
   await signIn(page, DEMO.reviewer);
   await openCaseOf(page, ERIC);
+  // one transaction reads as one, and its time as everywhere else on the page
+  await expect(page.getByTestId("case-activity-summary")).toHaveText("1 transaction, 1 alerted");
+  await expect(page.getByTestId("case-activity").locator("..").locator("time").first()).toHaveText(
+    /^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}/,
+  );
   await page.getByRole("button", { name: "Escalate…" }).click();
   const dialog = page.getByRole("dialog", { name: "Escalate to a reporting officer" });
   await dialog

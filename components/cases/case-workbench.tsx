@@ -83,12 +83,14 @@ export function CaseWorkbench({ detail, canWork }: { detail: TCaseDetail; canWor
             ? { action: "escalate", note }
             : { action: "block-user", note, closeAlerts: option };
     act.mutate(payload, {
-      onSuccess: () => {
+      onSuccess: (result) => {
         setSelected(new Set());
         setDone(
           open.kind === "verdict"
             ? `${formatCount(open.alertIds?.length ?? unsettled.length, "alert")} ${open.status}.`
-            : DONE[open.kind],
+            : open.kind === "block" && typeof result.alertsClosed === "number" && result.alertsClosed > 0
+              ? `${DONE.block} ${formatCount(result.alertsClosed, "open alert")} confirmed with your note.`
+              : DONE[open.kind],
         );
         closeDialog();
       },

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Button, DoneNote, NoteDialog } from "@/components/ui";
 import { useChangeUserStatus } from "@/components/users/hooks";
+import { formatCount } from "@/lib/format";
 
 type TTarget = "blocked" | "active" | "inactive";
 const LABELS: Record<TTarget, string> = {
@@ -77,10 +78,10 @@ export function StatusActions({ userId, status }: { userId: string; status: stri
           change.mutate(
             { status: target, comment: note, closeAlerts: option },
             {
-              onSuccess: () => {
+              onSuccess: (result) => {
                 setDone(
-                  blocking && option
-                    ? `${DONE.blocked} Any open alerts were confirmed with your reason.`
+                  result.alertsClosed > 0
+                    ? `${DONE[target]} ${formatCount(result.alertsClosed, "open alert")} confirmed with your reason.`
                     : DONE[target],
                 );
                 close();
