@@ -199,7 +199,7 @@ test("a reviewer escalates a case; the reporting officer sees it with its report
   await dialog.getByRole("button", { name: "Escalate" }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByText("Escalated", { exact: true }).first()).toBeVisible();
-  await expect(page.getByTestId("case-report")).toContainText("Draft");
+  await expect(page.getByTestId("case-report")).toContainText("With the reporting officers (Draft)");
   const caseUrl = page.url();
 
   await page.getByRole("button", { name: "Sign out" }).click();
