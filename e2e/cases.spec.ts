@@ -196,8 +196,24 @@ test("a reviewer escalates a case; the reporting officer sees it with its report
   await dialog
     .getByLabel("Note (required)")
     .fill("60,000 EUR from a one-day-old account, no source of funds");
+  // a colleague escalates the same case first: the refusal is shown in the dialog, which keeps the note
+  const caseId = new URL(page.url()).pathname.split("/").pop()!;
+  const first = await page.request.post(`/dashboard-api/cases/${caseId}/escalate`, {
+    data: { note: "60,000 EUR from a one-day-old account, no source of funds" },
+  });
+  expect(first.status()).toBe(200);
   await dialog.getByRole("button", { name: "Escalate" }).click();
+  await expect(dialog.getByTestId("error-note")).toHaveText(
+    "The case is already escalated to a reporting officer",
+  );
+  await expect(dialog.getByTestId("error-note")).toBeFocused();
+  await expect(dialog.getByLabel("Note (required)")).toHaveValue(
+    "60,000 EUR from a one-day-old account, no source of funds",
+  );
+  await page.screenshot({ path: `${SHOTS}/case-escalate-refused.png` });
+  await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(dialog).toBeHidden();
+  await page.reload();
   await expect(page.getByText("Escalated", { exact: true }).first()).toBeVisible();
   await expect(page.getByTestId("case-report")).toContainText("With the reporting officers (Draft)");
   const caseUrl = page.url();
