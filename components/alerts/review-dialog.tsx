@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { useAlertExplanation, useReviewAlert } from "@/components/alerts/hooks";
 import { RuleExplanation } from "@/components/transactions/rule-explanation";
-import { LevelBadge, NoteDialog } from "@/components/ui";
+import { ChoiceCards, LevelBadge, NoteDialog } from "@/components/ui";
 import type { TAlertListItem } from "@/lib/alerts/list-alerts";
 
 const CHOICES = [
@@ -73,30 +73,7 @@ export function ReviewDialog({
         );
       }}
     >
-      <fieldset>
-        <legend className="text-sm font-medium text-slate-800">Verdict</legend>
-        <div className="mt-2 grid grid-cols-3 gap-2">
-          {CHOICES.map((c) => (
-            <label
-              key={c.value}
-              className={`cursor-pointer rounded-md border px-3 py-2 text-sm focus-within:ring-2 focus-within:ring-brand-500 ${
-                status === c.value ? "border-brand-600 bg-brand-50" : "border-slate-400"
-              }`}
-            >
-              <input
-                type="radio"
-                name="status"
-                value={c.value}
-                checked={status === c.value}
-                onChange={() => setStatus(c.value)}
-                className="sr-only"
-              />
-              <span className="block font-medium">{c.label}</span>
-              <span className="block text-xs text-slate-700">{c.hint}</span>
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <ChoiceCards legend="Verdict" name="status" options={CHOICES} value={status} onChange={setStatus} />
     </NoteDialog>
   );
 }

@@ -8,6 +8,7 @@ import { RuleExplanation } from "@/components/transactions/rule-explanation";
 import {
   Badge,
   Button,
+  ChoiceCards,
   DateTime,
   DoneNote,
   ErrorNote,
@@ -27,7 +28,8 @@ const OUTCOMES = [
   { value: "false_positive", label: "False positive" },
   { value: "confirmed_fraud", label: "Confirmed fraud" },
   { value: "other", label: "Other" },
-];
+] as const;
+type TOutcome = (typeof OUTCOMES)[number]["value"];
 
 type TDialog =
   | { kind: "verdict"; status: "cleared" | "confirmed"; alertIds?: string[] }
@@ -55,7 +57,7 @@ export function CaseWorkbench({ detail, canWork }: { detail: TCaseDetail; canWor
   const act = useCaseAction(c.id);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [dialog, setDialog] = useState<TDialog>(null);
-  const [outcome, setOutcome] = useState("");
+  const [outcome, setOutcome] = useState<TOutcome | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [comment, setComment] = useState("");
   const byEmail = new Map(Object.values(detail.people).map((p) => [p.email, p]));
@@ -69,7 +71,7 @@ export function CaseWorkbench({ detail, canWork }: { detail: TCaseDetail; canWor
 
   function closeDialog() {
     setDialog(null);
-    setOutcome("");
+    setOutcome(null);
     act.reset();
   }
 
@@ -78,7 +80,7 @@ export function CaseWorkbench({ detail, canWork }: { detail: TCaseDetail; canWor
       open.kind === "verdict"
         ? { action: "alerts", status: open.status, alertIds: open.alertIds, note }
         : open.kind === "close"
-          ? { action: "close", outcome, note }
+          ? { action: "close", outcome: outcome ?? "", note }
           : open.kind === "escalate"
             ? { action: "escalate", note }
             : { action: "block-user", note, closeAlerts: option };
@@ -305,35 +307,20 @@ export function CaseWorkbench({ detail, canWork }: { detail: TCaseDetail; canWor
         onSubmit={(values) => dialog && submit(dialog, values)}
       >
         {dialog?.kind === "close" && (
-          <fieldset>
-            <legend className="text-sm font-medium text-slate-800">Outcome (required)</legend>
-            <div className="mt-2 grid grid-cols-3 gap-2">
-              {OUTCOMES.map((o) => (
-                <label
-                  key={o.value}
-                  className={`cursor-pointer rounded-md border px-3 py-2 text-sm focus-within:ring-2 focus-within:ring-brand-500 ${
-                    outcome === o.value ? "border-brand-600 bg-brand-50" : "border-slate-400"
-                  }`}
-                >
-                  <input
-                    type="radio"
-                    name="outcome"
-                    value={o.value}
-                    checked={outcome === o.value}
-                    onChange={() => setOutcome(o.value)}
-                    className="sr-only"
-                  />
-                  {o.label}
-                </label>
-              ))}
-            </div>
+          <ChoiceCards
+            legend="Outcome (required)"
+            name="outcome"
+            options={OUTCOMES}
+            value={outcome}
+            onChange={setOutcome}
+          >
             {unsettled.length > 0 && (
               <p className="mt-2 text-xs text-slate-700">
                 The {unsettled.length} open {unsettled.length === 1 ? "alert is" : "alerts are"}{" "}
                 {outcome === "confirmed_fraud" ? "confirmed" : "cleared"} with the note.
               </p>
             )}
-          </fieldset>
+          </ChoiceCards>
         )}
       </NoteDialog>
     </div>

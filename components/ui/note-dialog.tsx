@@ -184,3 +184,49 @@ export function DoneNote({ children }: { children: ReactNode }) {
     </p>
   );
 }
+
+/** One choice of a few, as cards (a verdict, an outcome); the radios stay real for the keyboard and readers. */
+export function ChoiceCards<T extends string>({
+  legend,
+  name,
+  options,
+  value,
+  onChange,
+  children,
+}: {
+  legend: string;
+  name: string;
+  options: readonly { value: T; label: string; hint?: string }[];
+  value: T | null;
+  onChange: (value: T) => void;
+  /** Said under the cards, e.g. what the chosen value will do. */
+  children?: ReactNode;
+}) {
+  return (
+    <fieldset>
+      <legend className="text-sm font-medium text-slate-800">{legend}</legend>
+      <div className="mt-2 grid grid-cols-3 gap-2">
+        {options.map((o) => (
+          <label
+            key={o.value}
+            className={`cursor-pointer rounded-md border px-3 py-2 text-sm focus-within:ring-2 focus-within:ring-brand-500 ${
+              value === o.value ? "border-brand-600 bg-brand-50" : "border-slate-400"
+            }`}
+          >
+            <input
+              type="radio"
+              name={name}
+              value={o.value}
+              checked={value === o.value}
+              onChange={() => onChange(o.value)}
+              className="sr-only"
+            />
+            <span className="block font-medium">{o.label}</span>
+            {o.hint && <span className="block text-xs text-slate-700">{o.hint}</span>}
+          </label>
+        ))}
+      </div>
+      {children}
+    </fieldset>
+  );
+}
