@@ -213,8 +213,9 @@ test("a reviewer escalates a case; the reporting officer sees it with its report
   await page.screenshot({ path: `${SHOTS}/case-escalate-refused.png` });
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(dialog).toBeHidden();
-  await page.reload();
+  // no reload needed: behind the dialog the page already shows the case as it now is
   await expect(page.getByText("Escalated", { exact: true }).first()).toBeVisible();
+  await expect(page.getByRole("button", { name: "Escalate…" })).toHaveCount(0);
   await expect(page.getByTestId("case-report")).toContainText("With the reporting officers (Draft)");
   const caseUrl = page.url();
 
