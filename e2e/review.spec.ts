@@ -91,6 +91,9 @@ test("review and clear the alert in the queue: the receiver gets a verified aler
   await dialog.getByRole("button", { name: "Save review" }).click();
   await expect(dialog).toBeHidden();
   await expect(row).toBeHidden(); // the open queue no longer lists it
+  // the row is gone, so the queue says what was done and keeps the keyboard there
+  await expect(page.getByTestId("done-note")).toHaveText(`Alert TX-LARGE-AMOUNT on ${TX_ID} cleared.`);
+  await expect(page.getByTestId("done-note")).toBeFocused();
 
   const got = await receivedEvent<Record<string, unknown>>(
     receiver,
