@@ -119,11 +119,20 @@ test("a reviewer works a case from the inbox to its closure", async ({ page }) =
   await large.getByRole("checkbox").check();
   await page.getByRole("button", { name: "Clear selected" }).click();
   const verdict = page.getByRole("dialog", { name: "Clear 1 selected alert" });
-  await expect(verdict.getByRole("button", { name: "Save verdict" })).toBeDisabled(); // the note is required
+  // the note is required: saving without one says so and puts the cursor where it is missing
+  await verdict.getByRole("button", { name: "Save verdict" }).click();
+  await expect(verdict.getByTestId("dialog-problem")).toHaveText(
+    "Write a note: it is kept in the case history with your name.",
+  );
+  await expect(verdict.getByLabel("Note (required)")).toBeFocused();
   await verdict.getByLabel("Note (required)").fill("Salary bonus, payslip on file");
+  await expect(verdict.getByTestId("dialog-problem")).toHaveCount(0);
   await verdict.getByRole("button", { name: "Save verdict" }).click();
   await expect(verdict).toBeHidden();
   await expect(large.getByText("Cleared", { exact: true })).toBeVisible();
+  // the reviewer is told what happened, and the keyboard is not dropped on the page body
+  await expect(page.getByTestId("done-note")).toHaveText("1 alert cleared.");
+  await expect(page.getByTestId("done-note")).toBeFocused();
 
   await page.getByRole("textbox", { name: "Comment" }).fill("Called the customer, both payments explained");
   await page.getByRole("button", { name: "Add comment" }).click();
@@ -131,8 +140,23 @@ test("a reviewer works a case from the inbox to its closure", async ({ page }) =
     "Called the customer, both payments explained",
   );
 
+  // the block dialog keeps the keyboard inside, Esc leaves it untouched and focus is back on its button
+  await page.getByRole("button", { name: "Block user…" }).click();
+  const block = page.getByRole("dialog", { name: "Block the user" });
+  await expect(block.getByLabel("Note (required)")).toBeFocused();
+  for (const key of ["Tab", "Tab", "Tab", "Tab", "Shift+Tab", "Shift+Tab", "Shift+Tab"]) {
+    await page.keyboard.press(key);
+    expect(await block.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+  }
+  await page.keyboard.press("Escape");
+  await expect(block).toBeHidden();
+  await expect(page.getByRole("button", { name: "Block user…" })).toBeFocused();
+  await expect(page.getByTestId("subject-status")).toHaveText("Active");
+
   await page.getByRole("button", { name: "Close case…" }).click();
   const close = page.getByRole("dialog", { name: "Close the case" });
+  await close.getByRole("button", { name: "Close case" }).click();
+  await expect(close.getByTestId("dialog-problem")).toHaveText("Choose an outcome for the case.");
   await close.getByText("False positive", { exact: true }).click();
   await close.getByLabel("Note (required)").fill("Known customer, regular salary payments");
   await page.screenshot({ path: `${SHOTS}/case-close-dialog.png` });
@@ -162,15 +186,37 @@ test("a reviewer works a case from the inbox to its closure", async ({ page }) =
 test("a reviewer escalates a case; the reporting officer sees it with its report draft", async ({ page }) => {
   await signIn(page, DEMO.reviewer);
   await openCaseOf(page, ERIC);
+  // one transaction reads as one, and its time as everywhere else on the page
+  await expect(page.getByTestId("case-activity-summary")).toHaveText("1 transaction, 1 alerted");
+  await expect(page.getByTestId("case-activity").locator("..").locator("time").first()).toHaveText(
+    /^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}/,
+  );
   await page.getByRole("button", { name: "Escalate…" }).click();
   const dialog = page.getByRole("dialog", { name: "Escalate to a reporting officer" });
   await dialog
     .getByLabel("Note (required)")
     .fill("60,000 EUR from a one-day-old account, no source of funds");
+  // a colleague escalates the same case first: the refusal is shown in the dialog, which keeps the note
+  const caseId = new URL(page.url()).pathname.split("/").pop()!;
+  const first = await page.request.post(`/dashboard-api/cases/${caseId}/escalate`, {
+    data: { note: "60,000 EUR from a one-day-old account, no source of funds" },
+  });
+  expect(first.status()).toBe(200);
   await dialog.getByRole("button", { name: "Escalate" }).click();
+  await expect(dialog.getByTestId("error-note")).toHaveText(
+    "The case is already escalated to a reporting officer",
+  );
+  await expect(dialog.getByTestId("error-note")).toBeFocused();
+  await expect(dialog.getByLabel("Note (required)")).toHaveValue(
+    "60,000 EUR from a one-day-old account, no source of funds",
+  );
+  await page.screenshot({ path: `${SHOTS}/case-escalate-refused.png` });
+  await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(dialog).toBeHidden();
+  // no reload needed: behind the dialog the page already shows the case as it now is
   await expect(page.getByText("Escalated", { exact: true }).first()).toBeVisible();
-  await expect(page.getByTestId("case-report")).toContainText("Draft");
+  await expect(page.getByRole("button", { name: "Escalate…" })).toHaveCount(0);
+  await expect(page.getByTestId("case-report")).toContainText("With the reporting officers (Draft)");
   const caseUrl = page.url();
 
   await page.getByRole("button", { name: "Sign out" }).click();

@@ -136,6 +136,13 @@ test.describe.serial("regulatory reports", () => {
     await expect(page.getByTestId("four-eyes-note")).toHaveText(
       "You prepared this report and sent it for review, so you cannot file it yourself: the four-eyes rule needs another reporting officer to check and file it",
     );
+    // Archiving is final: a click asks first, and Cancel leaves the report where it was.
+    await page.getByTestId("transition-archived").click();
+    const archive = page.getByRole("dialog", { name: "Archive this report?" });
+    await expect(archive).toContainText("cannot be edited, reviewed or filed any more");
+    await archive.getByRole("button", { name: "Cancel" }).click();
+    await expect(archive).toBeHidden();
+    await expect(page.getByTestId("transition-archived")).toBeFocused();
     // (A filing posted anyway is refused and audited: tests/integration/reports-goaml.test.ts.)
     await page.reload();
     await expect(page.getByTestId("report-status")).toHaveAttribute("data-status", "pending_review");

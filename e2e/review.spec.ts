@@ -91,6 +91,9 @@ test("review and clear the alert in the queue: the receiver gets a verified aler
   await dialog.getByRole("button", { name: "Save review" }).click();
   await expect(dialog).toBeHidden();
   await expect(row).toBeHidden(); // the open queue no longer lists it
+  // the row is gone, so the queue says what was done and keeps the keyboard there
+  await expect(page.getByTestId("done-note")).toHaveText(`Alert TX-LARGE-AMOUNT on ${TX_ID} cleared.`);
+  await expect(page.getByTestId("done-note")).toBeFocused();
 
   const got = await receivedEvent<Record<string, unknown>>(
     receiver,
@@ -132,6 +135,9 @@ test("mark the transaction as fraud: the receiver gets a verified transaction.co
   await page.getByLabel("Why is this fraud?").fill("Cardholder denies the payment");
   await page.getByRole("button", { name: "Confirm fraud" }).click();
   await expect(page.getByTestId("transaction-flags")).toHaveText("Confirmed fraud");
+  // its only alert was already cleared: the reviewer is told the mark, and no alert changed with it
+  await expect(page.getByTestId("done-note")).toHaveText("Marked as confirmed fraud.");
+  await expect(page.getByTestId("done-note")).toBeFocused();
   await page.screenshot({ path: `${SHOTS}/review-transaction-fraud.png`, fullPage: true });
 
   const got = await receivedEvent<Record<string, unknown>>(
@@ -159,10 +165,24 @@ test("block the user from the user page: verified user.status.block and the page
   await expect(page.getByTestId("user-status")).toHaveText("Active");
   await expect(page.getByTestId("transaction-row").filter({ hasText: TX_ID })).toBeVisible();
 
+  // the whole email is readable in the profile card, not cut off with an ellipsis
+  const email = page.getByTestId("user-email");
+  await expect(email).toHaveText(`${USER_ID}@mail.test`);
+  expect(await email.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+
   await page.getByRole("button", { name: "Block user" }).click();
-  await page.getByLabel(/Why block this user/).fill("Confirmed fraud on a large payment");
-  await page.getByRole("button", { name: "Confirm block" }).click();
+  const dialog = page.getByRole("dialog", { name: "Block user" });
+  // a block changes what screens: the dialog says so before it is made
+  await expect(dialog).toContainText("From now on screening sees this user as blocked");
+  await dialog.getByRole("button", { name: "Confirm block" }).click();
+  await expect(dialog.getByTestId("dialog-problem")).toHaveText(
+    "Write why you block this user: it is sent with the block.",
+  );
+  await dialog.getByLabel(/Why block this user/).fill("Confirmed fraud on a large payment");
+  await dialog.getByRole("button", { name: "Confirm block" }).click();
   await expect(page.getByTestId("user-status")).toHaveText("Blocked");
+  // its only alert was settled before: the block confirms none, and the note does not pretend otherwise
+  await expect(page.getByTestId("done-note")).toHaveText("User blocked.");
   await expect(page.getByTestId("status-history-row").first()).toContainText("Blocked");
 
   await page.getByLabel("Add a comment").fill("Blocked after the fraud confirmation");

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   formatAggregate,
+  formatCount,
   formatDate,
   formatDateTime,
   formatDateTimeUtc,
@@ -133,5 +134,14 @@ describe("aggregates in words", () => {
       "Number of distinct ipAddress values among the events with the same userId in the last 30 minutes",
     );
     expect(formatWindow("90s")).toBe("90 seconds");
+  });
+});
+
+describe("formatCount", () => {
+  it("names one thing in the singular, and none or many in the plural, grouped", () => {
+    expect(formatCount(1, "transaction")).toBe("1 transaction");
+    expect(formatCount(0, "open alert")).toBe("0 open alerts");
+    expect(formatCount(1200, "case")).toBe("1,200 cases");
+    expect(formatCount(2, "entry", "entries")).toBe("2 entries");
   });
 });

@@ -145,6 +145,11 @@ export function formatNumber(n: number | null | undefined, maximumFractionDigits
   return new Intl.NumberFormat(NUMBER_LOCALE, { maximumFractionDigits }).format(n);
 }
 
+/** A count with its noun: `(1, "open alert")` → `"1 open alert"`, `(3, "open alert")` → `"3 open alerts"`. */
+export function formatCount(n: number, noun: string, plural = `${noun}s`): string {
+  return `${formatNumber(n)} ${n === 1 ? noun : plural}`;
+}
+
 /** Always `digits` decimals, grouped: a similarity score `1` → `"1.00"`. */
 export function formatFixed(n: number | null | undefined, digits: number): string {
   if (n === null || n === undefined || Number.isNaN(n)) return EMPTY;

@@ -6,7 +6,7 @@ import { useAlerts, useAssignAlert } from "@/components/alerts/hooks";
 import type { TAlertFilters } from "@/components/alerts/query-keys";
 import { ReviewDialog } from "@/components/alerts/review-dialog";
 import { AlertStatusBadge } from "@/components/alerts/status-badge";
-import { Button, DateTime, ErrorNote, LevelBadge, Money, Table, Td } from "@/components/ui";
+import { Button, DateTime, DoneNote, ErrorNote, LevelBadge, Money, Table, Td } from "@/components/ui";
 import { DateFilter, FilterBar, SelectFilter, UserFilter } from "@/components/ui/filters";
 import { KeysetPager } from "@/components/ui/keyset-pager";
 import { useListFilters } from "@/components/ui/use-list-filters";
@@ -35,6 +35,7 @@ export function AlertsQueue({
 }) {
   const { filters, update, cursor, cursors, setCursors } = useListFilters<TAlertFilters>(initialFilters);
   const [reviewing, setReviewing] = useState<TAlertListItem | null>(null);
+  const [done, setDone] = useState<string | null>(null);
   const { data, isPending, isFetching, error } = useAlerts(filters, cursor);
   const assign = useAssignAlert();
 
@@ -74,6 +75,7 @@ export function AlertsQueue({
         <DateFilter label="From" value={filters.from} onChange={(from) => update({ from })} />
         <DateFilter label="To" value={filters.to} onChange={(to) => update({ to })} />
       </FilterBar>
+      {done && <DoneNote>{done}</DoneNote>}
 
       <h2 className="text-lg font-semibold text-slate-900" data-testid="alerts-heading">
         {heading(filters.status)}
@@ -180,7 +182,13 @@ export function AlertsQueue({
               </Td>
               <Td className="text-right">
                 {workable ? (
-                  <Button variant="secondary" onClick={() => setReviewing(a)}>
+                  <Button
+                    variant="secondary"
+                    onClick={() => {
+                      setDone(null);
+                      setReviewing(a);
+                    }}
+                  >
                     Review
                   </Button>
                 ) : (
@@ -194,7 +202,16 @@ export function AlertsQueue({
 
       <KeysetPager cursors={cursors} setCursors={setCursors} nextCursor={data?.nextCursor} />
 
-      {reviewing && <ReviewDialog alert={reviewing} onClose={() => setReviewing(null)} />}
+      {reviewing && (
+        <ReviewDialog
+          alert={reviewing}
+          onClose={() => setReviewing(null)}
+          onDone={(message) => {
+            setReviewing(null);
+            setDone(message);
+          }}
+        />
+      )}
     </div>
   );
 }

@@ -34,7 +34,8 @@ export function useReviewAlert() {
       apiFetch<TReviewedAlert>(`/dashboard-api/alerts/${encodeURIComponent(alertId)}/review`, {
         json: { status, feedback },
       }),
-    onSuccess: async () => {
+    // Settled, not only succeeded: a refusal (a colleague's verdict came first) also means the queue is stale.
+    onSettled: async () => {
       await queryClient.invalidateQueries({ queryKey: alertKeys.all });
       await queryClient.invalidateQueries({ queryKey: caseKeys.all });
       await queryClient.invalidateQueries({ queryKey: transactionKeys.all });

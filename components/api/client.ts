@@ -18,8 +18,9 @@ export class ApiError extends Error {
     message: string;
     details: string[];
   }) {
-    // The details name the field and the problem; they say more than the generic message.
-    super(details.length ? details.join("; ") : message);
+    // The details name the field and the problem; they say more than the generic message. A problem of the
+    // whole request has the path "/", which means nothing to the person reading it.
+    super(details.length ? details.map((d) => d.replace(/^\/: /, "")).join("; ") : message);
     this.name = "ApiError";
     this.status = status;
     this.type = type;

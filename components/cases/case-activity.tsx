@@ -1,4 +1,5 @@
-import { formatDateTimeUtc, formatMoney } from "@/lib/format";
+import { DateTime } from "@/components/ui/date-time";
+import { formatCount, formatDateTimeUtc, formatMoney } from "@/lib/format";
 import type { TCaseDetail } from "@/lib/cases/get-case-detail";
 
 const W = 720;
@@ -23,7 +24,7 @@ export function CaseActivity({ activity }: { activity: TCaseDetail["activity"] }
         viewBox={`0 0 ${W} ${H + 4}`}
         className="h-32 w-full"
         role="img"
-        aria-label={`${activity.length} transactions from ${formatDateTimeUtc(first)} to ${formatDateTimeUtc(last)}, ${alerted} with alerts`}
+        aria-label={`${formatCount(activity.length, "transaction")} from ${formatDateTimeUtc(first)} to ${formatDateTimeUtc(last)}, ${alerted} with alerts`}
         data-testid="case-activity"
       >
         <line x1="0" y1={H} x2={W} y2={H} stroke="#64748b" strokeWidth="1" />
@@ -46,11 +47,12 @@ export function CaseActivity({ activity }: { activity: TCaseDetail["activity"] }
         })}
       </svg>
       <figcaption className="mt-1 flex justify-between text-xs text-slate-700">
-        <span>{formatDateTimeUtc(first)}</span>
-        <span>
-          {activity.length} transactions, <span className="font-medium text-red-800">{alerted} alerted</span>
+        <DateTime value={first} />
+        <span data-testid="case-activity-summary">
+          {formatCount(activity.length, "transaction")},{" "}
+          <span className="font-medium text-red-800">{alerted} alerted</span>
         </span>
-        <span>{formatDateTimeUtc(last)}</span>
+        <DateTime value={last} />
       </figcaption>
     </figure>
   );

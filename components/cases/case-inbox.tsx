@@ -6,11 +6,21 @@ import { useState } from "react";
 import { CaseStatusBadge, OverdueBadge, PriorityBadge } from "@/components/cases/case-badges";
 import { useBulkCases, useCaseInbox, useNextCase } from "@/components/cases/hooks";
 import type { TCaseFilters } from "@/components/cases/query-keys";
-import { Button, DateTime, Dialog, ErrorNote, inputClass, PersonName, Table, Td } from "@/components/ui";
+import {
+  Button,
+  DateTime,
+  DoneNote,
+  ErrorNote,
+  inputClass,
+  NoteDialog,
+  PersonName,
+  Table,
+  Td,
+} from "@/components/ui";
 import { FilterBar, SelectFilter, UserFilter } from "@/components/ui/filters";
 import { KeysetPager } from "@/components/ui/keyset-pager";
 import { useListFilters } from "@/components/ui/use-list-filters";
-import { formatPerson } from "@/lib/format";
+import { formatCount, formatPerson } from "@/lib/format";
 
 type TPerson = { id: string; name: string | null; email: string };
 
@@ -43,7 +53,7 @@ export function CaseInbox({
   const { data, isPending, isFetching, error } = useCaseInbox(filters, cursor);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [closing, setClosing] = useState(false);
-  const [note, setNote] = useState("");
+  const [done, setDone] = useState<string | null>(null);
   const [assignTo, setAssignTo] = useState("");
   const next = useNextCase();
   const bulk = useBulkCases();
@@ -127,6 +137,7 @@ export function CaseInbox({
       )}
       {error && <ErrorNote>{error.message}</ErrorNote>}
       {next.error && <ErrorNote>{next.error.message}</ErrorNote>}
+      {done && <DoneNote>{done}</DoneNote>}
 
       {canWork && selected.size > 0 && (
         <div
@@ -149,19 +160,33 @@ export function CaseInbox({
           <Button
             variant="secondary"
             disabled={!assignTo || bulk.isPending}
-            onClick={() =>
+            onClick={() => {
+              setDone(null);
               bulk.mutate(
                 { action: "assign", caseIds: [...selected], assigneeId: assignTo === "-" ? null : assignTo },
-                { onSuccess: () => setSelected(new Set()) },
-              )
-            }
+                {
+                  onSuccess: (res) => {
+                    setSelected(new Set());
+                    setDone(
+                      `${formatCount(res.updated, "case")} ${assignTo === "-" ? "unassigned" : "assigned"}.`,
+                    );
+                  },
+                },
+              );
+            }}
           >
             Assign
           </Button>
-          <Button variant="secondary" onClick={() => setClosing(true)}>
+          <Button
+            variant="secondary"
+            onClick={() => {
+              setDone(null);
+              setClosing(true);
+            }}
+          >
             Close as false positive…
           </Button>
-          {bulk.error && <ErrorNote>{bulk.error.message}</ErrorNote>}
+          {bulk.error && !closing && <ErrorNote>{bulk.error.message}</ErrorNote>}
         </div>
       )}
 
@@ -258,54 +283,33 @@ export function CaseInbox({
         labels={["Due earlier", "Due later"]}
       />
 
-      <Dialog
+      <NoteDialog
         open={closing}
-        onClose={() => setClosing(false)}
-        title={`Close ${selected.size} ${selected.size === 1 ? "case" : "cases"} as false positive`}
+        onClose={() => {
+          setClosing(false);
+          bulk.reset();
+        }}
+        title={`Close ${formatCount(selected.size, "case")} as false positive`}
         testId="bulk-close-dialog"
-      >
-        <form
-          className="space-y-3"
-          onSubmit={(e) => {
-            e.preventDefault();
-            bulk.mutate(
-              { action: "close_false_positive", caseIds: [...selected], note },
-              {
-                onSuccess: () => {
-                  setSelected(new Set());
-                  setClosing(false);
-                  setNote("");
-                },
+        intro="Their open alerts are cleared with this note, and each case is closed with the outcome false positive."
+        noteLabel="Note"
+        requiredMessage="Write a note: it is kept in each case's history with your name."
+        submitLabel="Close cases"
+        pending={bulk.isPending}
+        error={bulk.error}
+        onSubmit={({ note }) =>
+          bulk.mutate(
+            { action: "close_false_positive", caseIds: [...selected], note },
+            {
+              onSuccess: (res) => {
+                setSelected(new Set());
+                setClosing(false);
+                setDone(`${formatCount(res.updated, "case")} closed as false positive.`);
               },
-            );
-          }}
-        >
-          <p className="text-sm text-slate-700">
-            Their open alerts are cleared with this note, and each case is closed with the outcome false
-            positive.
-          </p>
-          <label className="block text-sm font-medium text-slate-800">
-            Note (required)
-            <textarea
-              data-autofocus
-              required
-              rows={3}
-              className={`${inputClass} mt-1 w-full`}
-              value={note}
-              onChange={(e) => setNote(e.target.value)}
-            />
-          </label>
-          {bulk.error && <ErrorNote>{bulk.error.message}</ErrorNote>}
-          <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={() => setClosing(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={bulk.isPending || !note.trim()}>
-              Close cases
-            </Button>
-          </div>
-        </form>
-      </Dialog>
+            },
+          )
+        }
+      />
     </div>
   );
 }

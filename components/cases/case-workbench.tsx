@@ -8,23 +8,28 @@ import { RuleExplanation } from "@/components/transactions/rule-explanation";
 import {
   Badge,
   Button,
+  ChoiceCards,
   DateTime,
-  Dialog,
+  DoneNote,
   ErrorNote,
   inputClass,
   LevelBadge,
   Money,
+  NoteDialog,
+  type TNoteDialogValues,
   PersonName,
 } from "@/components/ui";
+import { statusChangeEffect } from "@/components/users/status-actions";
 import type { TCaseDetail } from "@/lib/cases/get-case-detail";
-import { formatEnum, formatPerson } from "@/lib/format";
+import { formatCount, formatEnum, formatPerson } from "@/lib/format";
 
 const UNSETTLED = new Set(["open", "escalated"]);
 const OUTCOMES = [
   { value: "false_positive", label: "False positive" },
   { value: "confirmed_fraud", label: "Confirmed fraud" },
   { value: "other", label: "Other" },
-];
+] as const;
+type TOutcome = (typeof OUTCOMES)[number]["value"];
 
 type TDialog =
   | { kind: "verdict"; status: "cleared" | "confirmed"; alertIds?: string[] }
@@ -38,6 +43,12 @@ const TITLES = {
   escalate: "Escalate to a reporting officer",
   block: "Block the user",
 };
+const SUBMIT = { verdict: "Save verdict", close: "Close case", escalate: "Escalate", block: "Block user" };
+const DONE = {
+  close: "Case closed.",
+  escalate: "Escalated: a report draft is waiting for the reporting officers.",
+  block: "User blocked.",
+};
 
 /** The case's alerts by transaction with their explanations, and every action on an open case. */
 export function CaseWorkbench({ detail, canWork }: { detail: TCaseDetail; canWork: boolean }) {
@@ -46,34 +57,43 @@ export function CaseWorkbench({ detail, canWork }: { detail: TCaseDetail; canWor
   const act = useCaseAction(c.id);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [dialog, setDialog] = useState<TDialog>(null);
-  const [note, setNote] = useState("");
-  const [outcome, setOutcome] = useState("");
-  const [closeAlerts, setCloseAlerts] = useState(true);
+  const [outcome, setOutcome] = useState<TOutcome | null>(null);
+  const [done, setDone] = useState<string | null>(null);
   const [comment, setComment] = useState("");
   const byEmail = new Map(Object.values(detail.people).map((p) => [p.email, p]));
   const unsettled = detail.transactions.flatMap((t) => t.alerts.filter((a) => UNSETTLED.has(a.status)));
 
+  function openDialog(next: NonNullable<TDialog>) {
+    setDone(null);
+    act.reset();
+    setDialog(next);
+  }
+
   function closeDialog() {
     setDialog(null);
-    setNote("");
-    setOutcome("");
-    setCloseAlerts(true);
+    setOutcome(null);
     act.reset();
   }
 
-  function submit() {
-    if (!dialog) return;
+  function submit(open: NonNullable<TDialog>, { note, option }: TNoteDialogValues) {
     const payload: TCaseAction =
-      dialog.kind === "verdict"
-        ? { action: "alerts", status: dialog.status, alertIds: dialog.alertIds, note }
-        : dialog.kind === "close"
-          ? { action: "close", outcome, note }
-          : dialog.kind === "escalate"
+      open.kind === "verdict"
+        ? { action: "alerts", status: open.status, alertIds: open.alertIds, note }
+        : open.kind === "close"
+          ? { action: "close", outcome: outcome ?? "", note }
+          : open.kind === "escalate"
             ? { action: "escalate", note }
-            : { action: "block-user", note, closeAlerts };
+            : { action: "block-user", note, closeAlerts: option };
     act.mutate(payload, {
-      onSuccess: () => {
+      onSuccess: (result) => {
         setSelected(new Set());
+        setDone(
+          open.kind === "verdict"
+            ? `${formatCount(open.alertIds?.length ?? unsettled.length, "alert")} ${open.status}.`
+            : open.kind === "block" && typeof result.alertsClosed === "number" && result.alertsClosed > 0
+              ? `${DONE.block} ${formatCount(result.alertsClosed, "open alert")} confirmed with your note.`
+              : DONE[open.kind],
+        );
         closeDialog();
       },
     });
@@ -112,20 +132,21 @@ export function CaseWorkbench({ detail, canWork }: { detail: TCaseDetail; canWor
           </label>
           <div className="ml-auto flex flex-wrap gap-2">
             {detail.subject.type === "user" && detail.subject.status !== "blocked" && (
-              <Button variant="danger" onClick={() => setDialog({ kind: "block" })}>
+              <Button variant="danger" onClick={() => openDialog({ kind: "block" })}>
                 Block user…
               </Button>
             )}
             {c.status !== "escalated" && (
-              <Button variant="secondary" onClick={() => setDialog({ kind: "escalate" })}>
+              <Button variant="secondary" onClick={() => openDialog({ kind: "escalate" })}>
                 Escalate…
               </Button>
             )}
-            <Button onClick={() => setDialog({ kind: "close" })}>Close case…</Button>
+            <Button onClick={() => openDialog({ kind: "close" })}>Close case…</Button>
           </div>
         </div>
       )}
       {act.error && !dialog && <ErrorNote>{act.error.message}</ErrorNote>}
+      {done && <DoneNote>{done}</DoneNote>}
 
       <section
         aria-labelledby="case-alerts"
@@ -140,21 +161,24 @@ export function CaseWorkbench({ detail, canWork }: { detail: TCaseDetail; canWor
               <Button
                 variant="secondary"
                 disabled={selected.size === 0}
-                onClick={() => setDialog({ kind: "verdict", status: "cleared", alertIds: [...selected] })}
+                onClick={() => openDialog({ kind: "verdict", status: "cleared", alertIds: [...selected] })}
               >
                 Clear selected
               </Button>
               <Button
                 variant="secondary"
                 disabled={selected.size === 0}
-                onClick={() => setDialog({ kind: "verdict", status: "confirmed", alertIds: [...selected] })}
+                onClick={() => openDialog({ kind: "verdict", status: "confirmed", alertIds: [...selected] })}
               >
                 Confirm selected
               </Button>
-              <Button variant="secondary" onClick={() => setDialog({ kind: "verdict", status: "cleared" })}>
+              <Button variant="secondary" onClick={() => openDialog({ kind: "verdict", status: "cleared" })}>
                 Clear all open
               </Button>
-              <Button variant="secondary" onClick={() => setDialog({ kind: "verdict", status: "confirmed" })}>
+              <Button
+                variant="secondary"
+                onClick={() => openDialog({ kind: "verdict", status: "confirmed" })}
+              >
                 Confirm all open
               </Button>
             </div>
@@ -258,95 +282,47 @@ export function CaseWorkbench({ detail, canWork }: { detail: TCaseDetail; canWor
         </form>
       )}
 
-      <Dialog open={dialog !== null} onClose={closeDialog} title={dialogTitle} testId="case-dialog">
-        <form
-          className="space-y-3"
-          onSubmit={(e) => {
-            e.preventDefault();
-            submit();
-          }}
-        >
-          {dialog?.kind === "escalate" && (
-            <p className="text-sm text-slate-700">
-              A report draft is created for the reporting officers with this case&apos;s user, its
-              transactions and the indicator codes mapped from the rules that fired. Filing it closes the case
-              as reported.
-            </p>
-          )}
-          {dialog?.kind === "close" && (
-            <fieldset>
-              <legend className="text-sm font-medium text-slate-800">Outcome (required)</legend>
-              <div className="mt-2 grid grid-cols-3 gap-2">
-                {OUTCOMES.map((o) => (
-                  <label
-                    key={o.value}
-                    className={`cursor-pointer rounded-md border px-3 py-2 text-sm focus-within:ring-2 focus-within:ring-brand-500 ${
-                      outcome === o.value ? "border-brand-600 bg-brand-50" : "border-slate-400"
-                    }`}
-                  >
-                    <input
-                      type="radio"
-                      name="outcome"
-                      value={o.value}
-                      checked={outcome === o.value}
-                      onChange={() => setOutcome(o.value)}
-                      className="sr-only"
-                    />
-                    {o.label}
-                  </label>
-                ))}
-              </div>
-              {unsettled.length > 0 && (
-                <p className="mt-2 text-xs text-slate-700">
-                  The {unsettled.length} open {unsettled.length === 1 ? "alert is" : "alerts are"}{" "}
-                  {outcome === "confirmed_fraud" ? "confirmed" : "cleared"} with the note.
-                </p>
-              )}
-            </fieldset>
-          )}
-          <label className="block text-sm font-medium text-slate-800">
-            Note (required)
-            <textarea
-              data-autofocus
-              required
-              rows={3}
-              className={`${inputClass} mt-1 w-full`}
-              value={note}
-              onChange={(e) => setNote(e.target.value)}
-            />
-          </label>
-          {dialog?.kind === "block" && (
-            <label className="flex items-start gap-2 text-sm text-slate-800">
-              <input
-                type="checkbox"
-                className="mt-0.5"
-                checked={closeAlerts}
-                onChange={(e) => setCloseAlerts(e.target.checked)}
-              />
-              <span>Also confirm the user&apos;s open alerts with this note</span>
-            </label>
-          )}
-          {act.error && <ErrorNote>{act.error.message}</ErrorNote>}
-          <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={closeDialog}>
-              Cancel
-            </Button>
-            <Button
-              type="submit"
-              variant={dialog?.kind === "block" ? "danger" : "primary"}
-              disabled={act.isPending || !note.trim() || (dialog?.kind === "close" && !outcome)}
-            >
-              {dialog?.kind === "verdict"
-                ? "Save verdict"
-                : dialog?.kind === "close"
-                  ? "Close case"
-                  : dialog?.kind === "escalate"
-                    ? "Escalate"
-                    : "Block user"}
-            </Button>
-          </div>
-        </form>
-      </Dialog>
+      <NoteDialog
+        open={dialog !== null}
+        onClose={closeDialog}
+        title={dialogTitle}
+        testId="case-dialog"
+        intro={
+          dialog?.kind === "escalate"
+            ? "A report draft is created for the reporting officers with this case's user, its transactions and the indicator codes mapped from the rules that fired. Filing it closes the case as reported."
+            : dialog?.kind === "block" && detail.subject.status
+              ? statusChangeEffect("blocked", detail.subject.status)
+              : undefined
+        }
+        noteLabel="Note"
+        requiredMessage="Write a note: it is kept in the case history with your name."
+        optionLabel={
+          dialog?.kind === "block" ? <>Also confirm the user&apos;s open alerts with this note</> : undefined
+        }
+        check={() => (dialog?.kind === "close" && !outcome ? "Choose an outcome for the case." : null)}
+        submitLabel={dialog ? SUBMIT[dialog.kind] : ""}
+        danger={dialog?.kind === "block"}
+        pending={act.isPending}
+        error={act.error}
+        onSubmit={(values) => dialog && submit(dialog, values)}
+      >
+        {dialog?.kind === "close" && (
+          <ChoiceCards
+            legend="Outcome (required)"
+            name="outcome"
+            options={OUTCOMES}
+            value={outcome}
+            onChange={setOutcome}
+          >
+            {unsettled.length > 0 && (
+              <p className="mt-2 text-xs text-slate-700">
+                The {unsettled.length} open {unsettled.length === 1 ? "alert is" : "alerts are"}{" "}
+                {outcome === "confirmed_fraud" ? "confirmed" : "cleared"} with the note.
+              </p>
+            )}
+          </ChoiceCards>
+        )}
+      </NoteDialog>
     </div>
   );
 }

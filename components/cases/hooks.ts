@@ -38,13 +38,17 @@ export type TCaseAction =
   | { action: "escalate"; note: string }
   | { action: "block-user"; note: string; closeAlerts: boolean };
 
-/** One mutation for every action of the case page (assign, comment, verdicts, close, escalate, block). */
+/**
+ * One mutation for every action of the case page (assign, comment, verdicts, close, escalate, block). A refusal
+ * usually means someone else changed the case: the page reloads too, so what it offers matches the case again.
+ */
 export function useCaseAction(caseId: string) {
   const afterChange = useAfterChange();
   return useMutation({
     mutationFn: ({ action, ...json }: TCaseAction) =>
       apiFetch<Record<string, unknown>>(casePath(caseId, action), { json }),
     onSuccess: afterChange,
+    onError: afterChange,
   });
 }
 

@@ -1,9 +1,9 @@
 "use client";
 
-import { useActionState, useState, useTransition } from "react";
+import { useActionState, useRef, useState, useTransition } from "react";
 import type { TActionState } from "@/app/(dashboard)/dashboard/reports/actions";
 import { CodeChecklist } from "@/components/reports/code-checklist";
-import { Button, ErrorNote, inputClass } from "@/components/ui";
+import { Button, ConfirmDialog, ErrorNote, inputClass } from "@/components/ui";
 import type { TEnumValue } from "@/lib/reports/goaml/schema";
 import type { TIndicatorSuggestion } from "@/lib/reports/indicators";
 
@@ -131,7 +131,6 @@ const LABELS: Record<string, string> = {
   rejected: "Mark rejected by FIU",
   resubmission_required: "Mark resubmission required",
   amended: "Amend",
-  archived: "Archive",
 };
 
 export function WorkflowPanel({
@@ -199,7 +198,7 @@ export function WorkflowPanel({
       )}
       <div className="flex flex-wrap gap-2">
         {next
-          .filter((s) => s !== "submitted")
+          .filter((s) => s !== "submitted" && s !== "archived")
           .map((to) => (
             <form key={to} action={formAction}>
               <input type="hidden" name="to" value={to} />
@@ -213,8 +212,40 @@ export function WorkflowPanel({
               </Button>
             </form>
           ))}
+        {next.includes("archived") && <ArchiveForm formAction={formAction} disabled={disabled || pending} />}
       </div>
       <Outcome state={state} testId="transition-done" />
     </div>
+  );
+}
+
+/** Archiving is final (no transition leaves it), so it is asked once more instead of done on a stray click. */
+function ArchiveForm({ formAction, disabled }: { formAction: (form: FormData) => void; disabled: boolean }) {
+  const form = useRef<HTMLFormElement>(null);
+  const [asking, setAsking] = useState(false);
+  return (
+    <form ref={form} action={formAction}>
+      <input type="hidden" name="to" value="archived" />
+      <Button
+        variant="secondary"
+        disabled={disabled}
+        onClick={() => setAsking(true)}
+        data-testid="transition-archived"
+      >
+        Archive…
+      </Button>
+      <ConfirmDialog
+        open={asking}
+        title="Archive this report?"
+        description="An archived report is final: it cannot be edited, reviewed or filed any more."
+        confirmLabel="Archive report"
+        danger
+        onConfirm={() => {
+          setAsking(false);
+          form.current?.requestSubmit();
+        }}
+        onClose={() => setAsking(false)}
+      />
+    </form>
   );
 }

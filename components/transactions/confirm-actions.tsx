@@ -2,11 +2,29 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { Button, Dialog, ErrorNote, inputClass } from "@/components/ui";
+import { Button, DoneNote, NoteDialog } from "@/components/ui";
 import { useConfirmTransaction } from "@/components/transactions/hooks";
+import { formatCount } from "@/lib/format";
 
 type TKind = "fraud" | "chargeback";
-const TITLES: Record<TKind, string> = { fraud: "Mark as fraud", chargeback: "Mark as chargeback" };
+const TEXT: Record<TKind, { title: string; effect: string; note: string; submit: string; done: string }> = {
+  fraud: {
+    title: "Mark as fraud",
+    effect: "The transaction is recorded as confirmed fraud. Subscribers get transaction.confirmedFraud.",
+    note: "Why is this fraud?",
+    submit: "Confirm fraud",
+    done: "Marked as confirmed fraud.",
+  },
+  chargeback: {
+    title: "Mark as chargeback",
+    // Status is a screened field: say that it changes rather than let it change silently.
+    effect:
+      "The transaction's status becomes Chargeback, which is what rules and aggregates read from now on. Subscribers get transaction.confirmedChargeback.",
+    note: "Chargeback details",
+    submit: "Confirm chargeback",
+    done: "Chargeback recorded.",
+  },
+};
 
 /**
  * "Mark as fraud" / "Mark as chargeback" with a required note; by default the transaction's open alerts
@@ -26,83 +44,62 @@ export function ConfirmActions({
 }) {
   const router = useRouter();
   const [kind, setKind] = useState<TKind | null>(null);
-  const [feedback, setFeedback] = useState("");
-  const [closeAlerts, setCloseAlerts] = useState(true);
+  const [done, setDone] = useState<string | null>(null);
   const confirm = useConfirmTransaction(transactionId);
   const close = () => {
     setKind(null);
-    setFeedback("");
-    setCloseAlerts(true);
     confirm.reset();
   };
+  const start = (k: TKind) => {
+    setDone(null);
+    setKind(k);
+  };
   return (
-    <>
+    <div className="flex flex-col items-end gap-2">
       <div className="flex gap-2">
-        <Button variant="danger" disabled={isFraud} onClick={() => setKind("fraud")}>
+        <Button variant="danger" disabled={isFraud} onClick={() => start("fraud")}>
           {isFraud ? "Confirmed fraud" : "Mark as fraud"}
         </Button>
-        <Button variant="secondary" disabled={isChargeback} onClick={() => setKind("chargeback")}>
+        <Button variant="secondary" disabled={isChargeback} onClick={() => start("chargeback")}>
           {isChargeback ? "Chargeback recorded" : "Mark as chargeback"}
         </Button>
       </div>
-      <Dialog open={kind !== null} onClose={close} title={kind ? TITLES[kind] : ""} testId="confirm-dialog">
-        {kind && (
-          <form
-            className="space-y-3"
-            onSubmit={(e) => {
-              e.preventDefault();
-              confirm.mutate(
-                { kind, feedback, closeAlerts },
-                {
-                  onSuccess: () => {
-                    close();
-                    router.refresh();
-                  },
-                },
-              );
-            }}
-          >
-            <label className="block text-sm font-medium text-slate-800">
-              {kind === "fraud" ? "Why is this fraud?" : "Chargeback details"} (required)
-              <textarea
-                data-autofocus
-                required
-                className={`${inputClass} mt-1 w-full`}
-                rows={3}
-                value={feedback}
-                onChange={(e) => setFeedback(e.target.value)}
-              />
-            </label>
-            {openAlerts > 0 && (
-              <label className="flex items-start gap-2 text-sm text-slate-800">
-                <input
-                  type="checkbox"
-                  className="mt-0.5"
-                  checked={closeAlerts}
-                  onChange={(e) => setCloseAlerts(e.target.checked)}
-                />
-                <span>
-                  Also confirm the transaction&apos;s {openAlerts} open{" "}
-                  {openAlerts === 1 ? "alert" : "alerts"} with this note
-                </span>
-              </label>
-            )}
-            {confirm.error && <ErrorNote>{confirm.error.message}</ErrorNote>}
-            <div className="flex justify-end gap-2">
-              <Button variant="secondary" onClick={close}>
-                Cancel
-              </Button>
-              <Button
-                type="submit"
-                variant={kind === "fraud" ? "danger" : "primary"}
-                disabled={confirm.isPending || !feedback.trim()}
-              >
-                {kind === "fraud" ? "Confirm fraud" : "Confirm chargeback"}
-              </Button>
-            </div>
-          </form>
-        )}
-      </Dialog>
-    </>
+      {done && <DoneNote>{done}</DoneNote>}
+      <NoteDialog
+        open={kind !== null}
+        onClose={close}
+        title={kind ? TEXT[kind].title : ""}
+        testId="confirm-dialog"
+        intro={kind ? TEXT[kind].effect : undefined}
+        noteLabel={kind ? TEXT[kind].note : ""}
+        requiredMessage={`Write a note: it is stored with the ${kind === "fraud" ? "fraud mark" : "chargeback"} and sent to your systems.`}
+        optionLabel={
+          openAlerts > 0 ? (
+            <>Also confirm the transaction&apos;s {formatCount(openAlerts, "open alert")} with this note</>
+          ) : undefined
+        }
+        submitLabel={kind ? TEXT[kind].submit : ""}
+        danger={kind === "fraud"}
+        pending={confirm.isPending}
+        error={confirm.error}
+        onSubmit={({ note, option }) => {
+          if (!kind) return;
+          confirm.mutate(
+            { kind, feedback: note, closeAlerts: option },
+            {
+              onSuccess: (result) => {
+                setDone(
+                  result.alertsClosed > 0
+                    ? `${TEXT[kind].done} ${formatCount(result.alertsClosed, "alert")} confirmed with your note.`
+                    : TEXT[kind].done,
+                );
+                close();
+                router.refresh();
+              },
+            },
+          );
+        }}
+      />
+    </div>
   );
 }

@@ -1,7 +1,9 @@
 "use client";
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { alertKeys } from "@/components/alerts/query-keys";
 import { apiFetch, toQuery } from "@/components/api/client";
+import { caseKeys } from "@/components/cases/query-keys";
 import { transactionKeys, type TTransactionFilters } from "@/components/transactions/query-keys";
 import type { TConfirmation } from "@/lib/transactions/confirm-transaction";
 import type { TTransactionListItem } from "@/lib/transactions/list-transactions";
@@ -32,6 +34,12 @@ export function useConfirmTransaction(transactionId: string) {
       apiFetch<TConfirmation>(`/dashboard-api/transactions/${encodeURIComponent(transactionId)}/confirm`, {
         json: { kind, feedback, closeAlerts },
       }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: transactionKeys.all }),
+    // The verdict may confirm the transaction's open alerts too: the alert queue and the case inbox change.
+    onSuccess: () =>
+      Promise.all(
+        [transactionKeys.all, alertKeys.all, caseKeys.all].map((queryKey) =>
+          queryClient.invalidateQueries({ queryKey }),
+        ),
+      ),
   });
 }

@@ -9,6 +9,7 @@ export { inputClass, linkClass } from "@/components/ui/styles";
 export { Money, EnumLabel, PersonName } from "@/components/ui/format";
 export { DateTime } from "@/components/ui/date-time";
 export { Dialog, ConfirmDialog } from "@/components/ui/dialog";
+export { ChoiceCards, NoteDialog, DoneNote, type TNoteDialogValues } from "@/components/ui/note-dialog";
 
 export function PageHeader({
   title,

@@ -1,10 +1,12 @@
 "use client";
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { alertKeys } from "@/components/alerts/query-keys";
 import { apiFetch, toQuery } from "@/components/api/client";
+import { caseKeys } from "@/components/cases/query-keys";
 import { userKeys, type TUserFilters } from "@/components/users/query-keys";
 import type { TUserListItem } from "@/lib/users/list-users";
-import type { TUserStatusResult } from "@/lib/users/set-user-status";
+import type { TDashboardUserStatusResult } from "@/lib/users/change-user-status-from-dashboard";
 
 function userPath(userId: string, rest: string): string {
   return `/dashboard-api/users/${encodeURIComponent(userId)}/${rest}`;
@@ -33,8 +35,17 @@ export function useChangeUserStatus(userId: string) {
       status: string;
       comment: string;
       closeAlerts?: boolean;
-    }) => apiFetch<TUserStatusResult>(userPath(userId, "status"), { json: { status, comment, closeAlerts } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.all }),
+    }) =>
+      apiFetch<TDashboardUserStatusResult>(userPath(userId, "status"), {
+        json: { status, comment, closeAlerts },
+      }),
+    // A block may confirm the user's open alerts, which settles them in the alert queue and the case inbox.
+    onSuccess: () =>
+      Promise.all(
+        [userKeys.all, alertKeys.all, caseKeys.all].map((queryKey) =>
+          queryClient.invalidateQueries({ queryKey }),
+        ),
+      ),
   });
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { prisma } from "@/lib/db";
+import { prisma, type Tx } from "@/lib/db";
 import { parseWith } from "@/lib/http/with-client";
 import type { TDashboardActor } from "@/lib/alerts/actor";
 import { settleAlerts } from "@/lib/alerts/settle-alerts";
@@ -50,7 +50,8 @@ export async function escalateCase(input: {
       }).map((s) => s.code);
       const body: TCreateReport = {
         reportType,
-        title: `Case ${row.id}`,
+        // The officer's list names reports by title: a person's name reads, a case uuid does not.
+        title: `Escalated case: ${await subjectName(tx, clientId, row.subjectType, row.subjectId)}`,
         description: note,
         reason: note,
         indicators,
@@ -98,4 +99,15 @@ export async function escalateCase(input: {
     { timeout: 30_000 },
   );
   return { id: input.caseId, status: "escalated", reportId };
+}
+
+async function subjectName(tx: Tx, clientId: string, type: string, id: string): Promise<string> {
+  const where = { clientId_id: { clientId, id } };
+  if (type === "merchant") {
+    const merchant = await tx.merchant.findUnique({ where, select: { name: true } });
+    return merchant ? `${merchant.name} (${id})` : id;
+  }
+  const user = await tx.user.findUnique({ where, select: { firstName: true, lastName: true } });
+  const name = [user?.firstName, user?.lastName].filter(Boolean).join(" ");
+  return name ? `${name} (${id})` : id;
 }

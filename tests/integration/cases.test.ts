@@ -568,6 +568,8 @@ describe("escalation", () => {
       userId: "demo-report-subject",
       createdById: rev.id,
       reason: "Structured payouts to one recipient",
+      // the officers' list names it by the person, not by the case's uuid
+      title: "Escalated case: Daniel Kamau (demo-report-subject)",
     });
     expect(report.transactionIds.sort()).toEqual(["demo-report-tx-1", "demo-report-tx-2"]);
     // TX-LARGE-AMOUNT → STR-PROFILE, TX-PAYOUT-VELOCITY → STR-STRUCT, STR-RAPID (the demo mapping)

@@ -104,14 +104,18 @@ export default async function CasePage({ params }: { params: Promise<{ caseId: s
           {c.report && (
             <Card title="Report">
               <p className="text-sm" data-testid="case-report">
+                {/* Reviewers cannot open reports: they are told where the case went, not given a bare id */}
                 {can(user.role, "reports.read") ? (
                   <Link className="text-brand-700 hover:underline" href={`/dashboard/reports/${c.report.id}`}>
-                    Report draft {c.report.id}
+                    Open the report
                   </Link>
                 ) : (
-                  <span className="font-mono">{c.report.id}</span>
+                  "With the reporting officers"
                 )}{" "}
                 (<EnumLabel value={c.report.status} />)
+                <span className="block font-mono text-xs text-slate-600 [overflow-wrap:anywhere]">
+                  {c.report.id}
+                </span>
               </p>
             </Card>
           )}

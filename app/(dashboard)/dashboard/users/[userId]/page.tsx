@@ -107,7 +107,7 @@ export default async function UserPage({ params }: { params: Promise<{ userId: s
         <Card title="Profile">
           <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
             <dt className="text-slate-600">Email</dt>
-            <dd className="min-w-0 truncate" title={u.email ?? undefined}>
+            <dd className="min-w-0 [overflow-wrap:anywhere]" data-testid="user-email">
               {u.email ?? "—"}
             </dd>
             <dt className="text-slate-600">Phone</dt>
