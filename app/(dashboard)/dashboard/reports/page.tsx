@@ -128,7 +128,7 @@ export default async function ReportsPage({
             </Td>
             <Td>{r.reportNumber ?? "—"}</Td>
             <Td>{r.fiuReferenceNumber ?? "—"}</Td>
-            <Td className="max-w-36 whitespace-normal break-all font-mono text-xs">{r.userId ?? "—"}</Td>
+            <Td className="max-w-40 whitespace-normal break-words font-mono text-xs">{r.userId ?? "—"}</Td>
             <Td>{r.transactionCount}</Td>
             <Td>
               <DateTime value={r.createdAt} dateOnly />
