@@ -40,6 +40,8 @@ type TLevel = {
   rssMb: number;
   /** PostgreSQL CPU over the level, in cores: the backends connected to the bench database. */
   pgCores: number;
+  /** Shared buffers PostgreSQL touched in the bench database per request (hit or read): its work, whatever the load. */
+  pgBuffers: number;
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -254,6 +256,16 @@ async function pgBackendTicks(): Promise<Map<number, number>> {
   return out;
 }
 
+/** Shared buffer accesses (hits and reads) of the bench database so far (pg_stat_database, flushed by each backend within about 1 s). */
+async function pgBufferAccesses(): Promise<number> {
+  const name = new URL(DB_URL).pathname.slice(1);
+  const { rows } = await sql(
+    DB_URL,
+    `SELECT (blks_hit + blks_read)::float8 AS n FROM pg_stat_database WHERE datname = '${name}'`,
+  );
+  return (rows[0] as { n: number } | undefined)?.n ?? 0;
+}
+
 /** PostgreSQL CPU seconds between two samples (a backend started in between counts from zero). */
 function pgSeconds(before: Map<number, number>, after: Map<number, number>): number {
   let ticks = 0;
@@ -262,7 +274,7 @@ function pgSeconds(before: Map<number, number>, after: Map<number, number>): num
 }
 
 /** The no-endpoint floor: GET of a /v1 path that has no route (no database work), same server. */
-async function floor(connections: number, serverPid: number | undefined): Promise<TLevel> {
+async function floor(connections: number, serverPid: number | undefined): Promise<Omit<TLevel, "pgBuffers">> {
   const cpu0 = cpuSeconds(serverPid);
   const pg0 = await pgBackendTicks();
   const t0 = Date.now();
@@ -287,7 +299,7 @@ function summary(
   cpuCores: number,
   rss: number,
   pgCores: number,
-): TLevel {
+): Omit<TLevel, "pgBuffers"> {
   return {
     connections,
     cpuCores: Math.round(cpuCores * 100) / 100,
@@ -308,6 +320,7 @@ async function drive(apiKey: string, connections: number, serverPid: number | un
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb(serverPid))), 500);
   const cpu0 = cpuSeconds(serverPid);
   const pg0 = await pgBackendTicks();
+  const buffers0 = await pgBufferAccesses();
   const t0 = Date.now();
   const result = await screeningLoad({
     port: PORT,
@@ -319,7 +332,13 @@ async function drive(apiKey: string, connections: number, serverPid: number | un
   clearInterval(sampler);
   const seconds = (Date.now() - t0) / 1000;
   const pgCores = pgSeconds(pg0, await pgBackendTicks()) / seconds;
-  return summary(connections, result, (cpuSeconds(serverPid) - cpu0) / seconds, peak, pgCores);
+  // the backends flush their counters at most once a second: wait for the last ones
+  await sleep(1100);
+  const buffers = (await pgBufferAccesses()) - buffers0;
+  return {
+    ...summary(connections, result, (cpuSeconds(serverPid) - cpu0) / seconds, peak, pgCores),
+    pgBuffers: result.requests.total > 0 ? Math.round(buffers / result.requests.total) : 0,
+  };
 }
 
 /**
@@ -460,7 +479,8 @@ async function deliveries(since: Date): Promise<TDeliveries> {
 // CPU per request: all server processes' CPU over the level divided by the requests answered (a
 // screening's includes the webhook deliveries the driver ran meanwhile); the same for PostgreSQL's backends
 // of the bench database (the deliveries' statements included).
-const perRequest = (l: TLevel) => (l.rps > 0 ? ((l.cpuCores * 1000) / l.rps).toFixed(1) : "-");
+const perRequest = (l: Pick<TLevel, "rps" | "cpuCores">) =>
+  l.rps > 0 ? ((l.cpuCores * 1000) / l.rps).toFixed(1) : "-";
 const pgPerRequest = (l: TLevel) => (l.rps > 0 ? ((l.pgCores * 1000) / l.rps).toFixed(1) : "-");
 
 async function main() {
@@ -472,7 +492,7 @@ async function main() {
       : await subscribeReceiver(clientId);
   const server = await startServer();
   const levels: TLevel[] = [];
-  const floors: TLevel[] = [];
+  const floors: Omit<TLevel, "pgBuffers">[] = [];
   const load0 = os.loadavg()[0]!;
   const since = new Date();
   let underLoad = null as TDeliveries | null;
@@ -486,7 +506,7 @@ async function main() {
       const level = await drive(apiKey, c, server.pid);
       levels.push(level);
       log(
-        `c=${c}: ${level.rps} req/s, p50 ${level.p50} ms, p99 ${level.p99} ms, errors ${level.errors}, non-2xx ${level.non2xx}, cpu ${level.cpuCores} cores (${perRequest(level)} ms per screening), PostgreSQL ${level.pgCores} cores (${pgPerRequest(level)} ms per screening), rss ${level.rssMb} MB`,
+        `c=${c}: ${level.rps} req/s, p50 ${level.p50} ms, p99 ${level.p99} ms, errors ${level.errors}, non-2xx ${level.non2xx}, cpu ${level.cpuCores} cores (${perRequest(level)} ms per screening), PostgreSQL ${level.pgCores} cores (${pgPerRequest(level)} ms, ${level.pgBuffers} buffers per screening), rss ${level.rssMb} MB`,
       );
       const f = await floor(c, server.pid);
       floors.push(f);
@@ -515,13 +535,13 @@ async function main() {
     `\nload average at start ${load0.toFixed(2)}, at end ${os.loadavg()[0]!.toFixed(2)} (${os.cpus().length} cores)`,
   );
   console.log(
-    "\n| connections | screenings/s | p50 ms | p97.5 ms | p99 ms | errors | non-2xx | server CPU cores | server CPU ms per screening | PostgreSQL CPU ms per screening | server RSS MB | floor/s | floor p50 ms | floor p99 ms | floor CPU ms per request | screenings/floor |",
+    "\n| connections | screenings/s | p50 ms | p97.5 ms | p99 ms | errors | non-2xx | server CPU cores | server CPU ms per screening | PostgreSQL CPU ms per screening | PostgreSQL buffers per screening | server RSS MB | floor/s | floor p50 ms | floor p99 ms | floor CPU ms per request | screenings/floor |",
   );
-  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
   levels.forEach((l, i) => {
     const f = floors[i]!;
     console.log(
-      `| ${l.connections} | ${l.rps} | ${l.p50} | ${l.p95} | ${l.p99} | ${l.errors} | ${l.non2xx} | ${l.cpuCores} | ${perRequest(l)} | ${pgPerRequest(l)} | ${l.rssMb} | ${f.rps} | ${f.p50} | ${f.p99} | ${perRequest(f)} | ${(l.rps / Math.max(1, f.rps)).toFixed(2)} |`,
+      `| ${l.connections} | ${l.rps} | ${l.p50} | ${l.p95} | ${l.p99} | ${l.errors} | ${l.non2xx} | ${l.cpuCores} | ${perRequest(l)} | ${pgPerRequest(l)} | ${l.pgBuffers} | ${l.rssMb} | ${f.rps} | ${f.p50} | ${f.p99} | ${perRequest(f)} | ${(l.rps / Math.max(1, f.rps)).toFixed(2)} |`,
     );
   });
   console.log(
