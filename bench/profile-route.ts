@@ -4,6 +4,7 @@
 // node --cpu-prof --cpu-prof-dir=.data/prof-route --import tsx bench/profile-route.ts [n] [concurrency]
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { PerformanceObserver } from "node:perf_hooks";
 import { benchTransaction } from "./load";
 
 process.env.DATABASE_URL ??=
@@ -28,8 +29,20 @@ const request = (i: number) =>
   });
 const route = { params: Promise.resolve({}) };
 for (let i = 0; i < 50; i++) await (await POST(request(-i - 1), route)).text(); // warm-up
+// garbage collections during the measured load, by kind: count and pause time of the main thread
+const gc = new Map<string, { n: number; ms: number }>();
+const observer = new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    const kind = String((entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? "?");
+    const g = gc.get(kind) ?? { n: 0, ms: 0 };
+    g.n++;
+    g.ms += entry.duration;
+    gc.set(kind, g);
+  }
+});
 let next = 0;
 let failed = 0;
+observer.observe({ entryTypes: ["gc"] });
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 await Promise.all(
@@ -43,10 +56,16 @@ await Promise.all(
 );
 const cpu = process.cpuUsage(cpu0);
 const wall = performance.now() - t0;
+observer.disconnect();
 console.log(
   `${N} screenings at c=${C} in ${(wall / 1000).toFixed(1)} s (${Math.round((N * 1000) / wall)}/s), ${failed} not 200; ` +
     `process CPU ${((cpu.user + cpu.system) / 1000 / N).toFixed(2)} ms per screening ` +
     `(user ${(cpu.user / 1000 / N).toFixed(2)}, system ${(cpu.system / 1000 / N).toFixed(2)})`,
 );
+// kinds: 1 scavenge (young generation), 2 minor mark-compact, 4 mark-compact (old generation), 8 incremental, 16 weak callbacks
+for (const [kind, g] of gc)
+  console.log(
+    `gc kind ${kind}: ${g.n} (${((g.n * 1000) / N).toFixed(1)} per 1,000 screenings), ${(g.ms / N).toFixed(3)} ms pause per screening`,
+  );
 await pgPool().end();
 process.exit(0);
