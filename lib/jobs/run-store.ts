@@ -205,8 +205,10 @@ type TRunUpdateRow = Record<string, unknown> & { id: string };
 
 const writeRunUpdate = batcher<TRunUpdateRow, boolean>(
   async (rows) => {
-    const res = await jobsPool().query<{ id: string }>(
-      `UPDATE job_runs j SET
+    // named: planned once per connection (planning cost more than the update of a few runs)
+    const res = await jobsPool().query<{ id: string }>({
+      name: "job-run-update",
+      text: `UPDATE job_runs j SET
          steps = u.steps, "leaseUntil" = u."nextLease", "updatedAt" = u.now, status = u.status,
          attempt = COALESCE(u.attempt, j.attempt),
          "runAt" = COALESCE(u."runAt", j."runAt"),
@@ -217,8 +219,8 @@ const writeRunUpdate = batcher<TRunUpdateRow, boolean>(
          output jsonb)
        WHERE j.id = u.id AND j.status = 'running' AND j."leaseUntil" = u.lease
        RETURNING j.id`,
-      [JSON.stringify(rows)],
-    );
+      values: [JSON.stringify(rows)],
+    });
     const stored = new Set(res.rows.map((r) => r.id));
     return rows.map((r) => stored.has(r.id));
   },
