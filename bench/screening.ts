@@ -38,6 +38,10 @@ type TLevel = {
   errors: number;
   non2xx: number;
   rssMb: number;
+  /** PostgreSQL CPU over the level, in cores: the backends connected to the bench database. */
+  pgCores: number;
+  /** Shared buffers PostgreSQL touched in the bench database per request (hit or read): its work, whatever the load. */
+  pgBuffers: number;
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -236,9 +240,43 @@ function cpuSeconds(pid: number | undefined): number {
   return ticks / 100;
 }
 
+/** CPU seconds used so far by each PostgreSQL backend connected to the bench database, by pid (/proc). */
+async function pgBackendTicks(): Promise<Map<number, number>> {
+  const name = new URL(DB_URL).pathname.slice(1);
+  const { rows } = await sql(DB_URL, `SELECT pid FROM pg_stat_activity WHERE datname = '${name}'`);
+  const out = new Map<number, number>();
+  for (const { pid } of rows as { pid: number }[]) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      out.set(pid, Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // exited, or PostgreSQL on another machine
+    }
+  }
+  return out;
+}
+
+/** Shared buffer accesses (hits and reads) of the bench database so far (pg_stat_database, flushed by each backend within about 1 s). */
+async function pgBufferAccesses(): Promise<number> {
+  const name = new URL(DB_URL).pathname.slice(1);
+  const { rows } = await sql(
+    DB_URL,
+    `SELECT (blks_hit + blks_read)::float8 AS n FROM pg_stat_database WHERE datname = '${name}'`,
+  );
+  return (rows[0] as { n: number } | undefined)?.n ?? 0;
+}
+
+/** PostgreSQL CPU seconds between two samples (a backend started in between counts from zero). */
+function pgSeconds(before: Map<number, number>, after: Map<number, number>): number {
+  let ticks = 0;
+  for (const [pid, t] of after) ticks += t - (before.get(pid) ?? 0);
+  return ticks / 100;
+}
+
 /** The no-endpoint floor: GET of a /v1 path that has no route (no database work), same server. */
-async function floor(connections: number, serverPid: number | undefined): Promise<TLevel> {
+async function floor(connections: number, serverPid: number | undefined): Promise<Omit<TLevel, "pgBuffers">> {
   const cpu0 = cpuSeconds(serverPid);
+  const pg0 = await pgBackendTicks();
   const t0 = Date.now();
   const result = await autocannon({
     url: `http://127.0.0.1:${PORT}/v1/no-such-endpoint`,
@@ -251,13 +289,21 @@ async function floor(connections: number, serverPid: number | undefined): Promis
     result,
     (cpuSeconds(serverPid) - cpu0) / ((Date.now() - t0) / 1000),
     rssMb(serverPid),
+    pgSeconds(pg0, await pgBackendTicks()) / ((Date.now() - t0) / 1000),
   );
 }
 
-function summary(connections: number, result: autocannon.Result, cpuCores: number, rss: number): TLevel {
+function summary(
+  connections: number,
+  result: autocannon.Result,
+  cpuCores: number,
+  rss: number,
+  pgCores: number,
+): Omit<TLevel, "pgBuffers"> {
   return {
     connections,
     cpuCores: Math.round(cpuCores * 100) / 100,
+    pgCores: Math.round(pgCores * 100) / 100,
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
     p95: (result.latency as unknown as Record<string, number>).p97_5 ?? result.latency.p90,
@@ -273,6 +319,8 @@ async function drive(apiKey: string, connections: number, serverPid: number | un
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb(serverPid))), 500);
   const cpu0 = cpuSeconds(serverPid);
+  const pg0 = await pgBackendTicks();
+  const buffers0 = await pgBufferAccesses();
   const t0 = Date.now();
   const result = await screeningLoad({
     port: PORT,
@@ -282,7 +330,15 @@ async function drive(apiKey: string, connections: number, serverPid: number | un
     prefix: `bench-${run}-${connections}`,
   });
   clearInterval(sampler);
-  return summary(connections, result, (cpuSeconds(serverPid) - cpu0) / ((Date.now() - t0) / 1000), peak);
+  const seconds = (Date.now() - t0) / 1000;
+  const pgCores = pgSeconds(pg0, await pgBackendTicks()) / seconds;
+  // the backends flush their counters at most once a second: wait for the last ones
+  await sleep(1100);
+  const buffers = (await pgBufferAccesses()) - buffers0;
+  return {
+    ...summary(connections, result, (cpuSeconds(serverPid) - cpu0) / seconds, peak, pgCores),
+    pgBuffers: result.requests.total > 0 ? Math.round(buffers / result.requests.total) : 0,
+  };
 }
 
 /**
@@ -420,6 +476,13 @@ async function deliveries(since: Date): Promise<TDeliveries> {
   };
 }
 
+// CPU per request: all server processes' CPU over the level divided by the requests answered (a
+// screening's includes the webhook deliveries the driver ran meanwhile); the same for PostgreSQL's backends
+// of the bench database (the deliveries' statements included).
+const perRequest = (l: Pick<TLevel, "rps" | "cpuCores">) =>
+  l.rps > 0 ? ((l.cpuCores * 1000) / l.rps).toFixed(1) : "-";
+const pgPerRequest = (l: TLevel) => (l.rps > 0 ? ((l.pgCores * 1000) / l.rps).toFixed(1) : "-");
+
 async function main() {
   const { clientId, apiKey } = await prepareDatabase();
   // BENCH_WEBHOOKS=0: no subscription (screenings only, no delivery work in the server)
@@ -429,7 +492,7 @@ async function main() {
       : await subscribeReceiver(clientId);
   const server = await startServer();
   const levels: TLevel[] = [];
-  const floors: TLevel[] = [];
+  const floors: Omit<TLevel, "pgBuffers">[] = [];
   const load0 = os.loadavg()[0]!;
   const since = new Date();
   let underLoad = null as TDeliveries | null;
@@ -443,7 +506,7 @@ async function main() {
       const level = await drive(apiKey, c, server.pid);
       levels.push(level);
       log(
-        `c=${c}: ${level.rps} req/s, p50 ${level.p50} ms, p99 ${level.p99} ms, errors ${level.errors}, non-2xx ${level.non2xx}, cpu ${level.cpuCores} cores, rss ${level.rssMb} MB`,
+        `c=${c}: ${level.rps} req/s, p50 ${level.p50} ms, p99 ${level.p99} ms, errors ${level.errors}, non-2xx ${level.non2xx}, cpu ${level.cpuCores} cores (${perRequest(level)} ms per screening), PostgreSQL ${level.pgCores} cores (${pgPerRequest(level)} ms, ${level.pgBuffers} buffers per screening), rss ${level.rssMb} MB`,
       );
       const f = await floor(c, server.pid);
       floors.push(f);
@@ -472,16 +535,13 @@ async function main() {
     `\nload average at start ${load0.toFixed(2)}, at end ${os.loadavg()[0]!.toFixed(2)} (${os.cpus().length} cores)`,
   );
   console.log(
-    "\n| connections | screenings/s | p50 ms | p97.5 ms | p99 ms | errors | non-2xx | server CPU cores | server CPU ms per screening | server RSS MB | floor/s | floor p50 ms | floor p99 ms | floor CPU ms per request | screenings/floor |",
+    "\n| connections | screenings/s | p50 ms | p97.5 ms | p99 ms | errors | non-2xx | server CPU cores | server CPU ms per screening | PostgreSQL CPU ms per screening | PostgreSQL buffers per screening | server RSS MB | floor/s | floor p50 ms | floor p99 ms | floor CPU ms per request | screenings/floor |",
   );
-  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
-  // CPU per request: all server processes' CPU over the level divided by the requests answered (a
-  // screening's includes the webhook deliveries the driver ran meanwhile)
-  const perRequest = (l: TLevel) => (l.rps > 0 ? ((l.cpuCores * 1000) / l.rps).toFixed(1) : "-");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
   levels.forEach((l, i) => {
     const f = floors[i]!;
     console.log(
-      `| ${l.connections} | ${l.rps} | ${l.p50} | ${l.p95} | ${l.p99} | ${l.errors} | ${l.non2xx} | ${l.cpuCores} | ${perRequest(l)} | ${l.rssMb} | ${f.rps} | ${f.p50} | ${f.p99} | ${perRequest(f)} | ${(l.rps / Math.max(1, f.rps)).toFixed(2)} |`,
+      `| ${l.connections} | ${l.rps} | ${l.p50} | ${l.p95} | ${l.p99} | ${l.errors} | ${l.non2xx} | ${l.cpuCores} | ${perRequest(l)} | ${pgPerRequest(l)} | ${l.pgBuffers} | ${l.rssMb} | ${f.rps} | ${f.p50} | ${f.p99} | ${perRequest(f)} | ${(l.rps / Math.max(1, f.rps)).toFixed(2)} |`,
     );
   });
   console.log(

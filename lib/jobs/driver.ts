@@ -67,6 +67,8 @@ export type TJobDriver = {
 };
 
 const PRUNE_EVERY_MS = 60 * 60_000;
+/** How often a pass also looks for runs whose lease expired (a worker died): see dispatchAndClaim. */
+const RECOVER_EVERY_MS = 1000;
 const DISPATCH_LIMIT = 500;
 const KEEP_COMPLETED_MS = 7 * 24 * 60 * 60_000;
 const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
@@ -104,6 +106,7 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
   let lastSweep = 0;
   // not at start: right after a restart the statistics are whatever the last run left
   let lastAnalyze = Date.now();
+  let lastRecovery = 0;
   // A wake that arrives during a pass is kept, so work committed while the pass ran is not left for the poll.
   let woken = false;
 
@@ -135,10 +138,14 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
     } else {
       // One statement: dispatch what was committed, claim what is due (the new runs first).
       const free = concurrency - inFlight.size;
+      // expired leases (crash recovery) at most every RECOVER_EVERY_MS (or a quarter of the lease)
+      const recoverExpired = Date.now() - lastRecovery >= Math.min(RECOVER_EVERY_MS, leaseMs / 4);
+      if (recoverExpired) lastRecovery = Date.now();
       const { dispatched, runs } = await dispatchAndClaim(options.functions, {
         free,
         leaseMs,
         limit: DISPATCH_LIMIT,
+        recoverExpired,
       });
       for (const run of runs) {
         const task = executeRun(run, config).finally(() => {

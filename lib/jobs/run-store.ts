@@ -42,12 +42,22 @@ function routesOf(functions: readonly TJobFunction[]): string {
  *   per up to that many of its events (in commit order; the run's `eventId` is its first event's).
  *   The (functionId, eventId) key makes a repeated dispatch harmless.
  * - claim: up to `free` runs for `leaseMs`, `FOR UPDATE SKIP LOCKED`: first the runs just created
- *   (inserted leased, the others queued), then due runs and runs whose worker's lease expired (crash
- *   recovery), so processes and machines share the work.
+ *   (inserted leased, the others queued), then due runs and, with `recoverExpired`, runs whose
+ *   worker's lease expired (crash recovery), so processes and machines share the work. The expired
+ *   leases are a separate scan that only runs with `recoverExpired` (a one-time filter): the
+ *   "running" entries of the index include the old version of every run that finished since the
+ *   last VACUUM, and reading them all on each of the ~20 passes a second under load cost more
+ *   PostgreSQL CPU than the deliveries' own statements (bench database: 1,445 such entries, 302
+ *   buffers per pass; 5 without that scan). The driver looks for expired leases about once a second.
  */
 export async function dispatchAndClaim(
   functions: readonly TJobFunction[],
-  { free, leaseMs, limit = 500 }: { free: number; leaseMs: number; limit?: number },
+  {
+    free,
+    leaseMs,
+    limit = 500,
+    recoverExpired = true,
+  }: { free: number; leaseMs: number; limit?: number; recoverExpired?: boolean },
 ): Promise<{ dispatched: number; runs: TClaimedRun[] }> {
   const now = new Date();
   const leaseUntil = new Date(now.getTime() + leaseMs);
@@ -89,14 +99,26 @@ export async function dispatchAndClaim(
     dispatched AS (
       UPDATE outbox_events SET "dispatchedAt" = now() WHERE id IN (SELECT id FROM batch) RETURNING 1
     ),
+    due AS (
+      SELECT id, "runAt" FROM job_runs
+      WHERE status = 'queued' AND "runAt" <= $5::timestamptz
+      ORDER BY "runAt"
+      LIMIT greatest(0, $3::int - (SELECT count(*) FROM runs))
+      FOR UPDATE SKIP LOCKED
+    ),
+    expired AS (
+      SELECT id, "runAt" FROM job_runs
+      WHERE $6::boolean AND status = 'running' AND "leaseUntil" < $5::timestamptz
+      ORDER BY "runAt"
+      LIMIT greatest(0, $3::int - (SELECT count(*) FROM runs))
+      FOR UPDATE SKIP LOCKED
+    ),
     claimed AS (
       UPDATE job_runs SET status = 'running', "leaseUntil" = $4::timestamptz, "updatedAt" = $5::timestamptz
       WHERE id IN (
-        SELECT id FROM job_runs
-        WHERE (status = 'queued' AND "runAt" <= $5::timestamptz) OR (status = 'running' AND "leaseUntil" < $5::timestamptz)
+        SELECT id FROM (SELECT * FROM due UNION ALL SELECT * FROM expired) d
         ORDER BY "runAt"
         LIMIT greatest(0, $3::int - (SELECT count(*) FROM runs))
-        FOR UPDATE SKIP LOCKED
       )
       RETURNING id, "functionId", "eventId", event, events, steps, attempt, "leaseUntil"
     )
@@ -106,7 +128,7 @@ export async function dispatchAndClaim(
     SELECT id, "functionId", "eventId", event, events, steps, attempt, "leaseUntil", NULL FROM claimed
     UNION ALL
     SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, (SELECT count(*)::int FROM dispatched)`,
-    values: [routesOf(functions), limit, free, leaseUntil, now],
+    values: [routesOf(functions), limit, free, leaseUntil, now, recoverExpired],
   });
   let dispatched = 0;
   const runs: TClaimedRun[] = [];
@@ -183,8 +205,10 @@ type TRunUpdateRow = Record<string, unknown> & { id: string };
 
 const writeRunUpdate = batcher<TRunUpdateRow, boolean>(
   async (rows) => {
-    const res = await jobsPool().query<{ id: string }>(
-      `UPDATE job_runs j SET
+    // named: planned once per connection (planning cost more than the update of a few runs)
+    const res = await jobsPool().query<{ id: string }>({
+      name: "job-run-update",
+      text: `UPDATE job_runs j SET
          steps = u.steps, "leaseUntil" = u."nextLease", "updatedAt" = u.now, status = u.status,
          attempt = COALESCE(u.attempt, j.attempt),
          "runAt" = COALESCE(u."runAt", j."runAt"),
@@ -195,8 +219,8 @@ const writeRunUpdate = batcher<TRunUpdateRow, boolean>(
          output jsonb)
        WHERE j.id = u.id AND j.status = 'running' AND j."leaseUntil" = u.lease
        RETURNING j.id`,
-      [JSON.stringify(rows)],
-    );
+      values: [JSON.stringify(rows)],
+    });
     const stored = new Set(res.rows.map((r) => r.id));
     return rows.map((r) => stored.has(r.id));
   },

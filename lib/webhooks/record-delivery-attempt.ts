@@ -107,8 +107,10 @@ function recorded(row: TStoredDelivery): TRecordedDelivery {
  * delivery at most once per statement.
  */
 async function writeAttempts(attempts: readonly TAttemptRow[]): Promise<Array<TStoredDelivery | undefined>> {
-  const { rows } = await jobsPool().query<TStoredDelivery>(
-    `
+  // named: planned once per connection (planning took ~0.3 ms of PostgreSQL CPU per batch)
+  const { rows } = await jobsPool().query<TStoredDelivery>({
+    name: "webhook-record-attempts",
+    text: `
     WITH a AS (
       SELECT * FROM jsonb_to_recordset($1::jsonb) AS a("deliveryId" text, attempt int, "startedAt" timestamptz,
         "durationMs" int, "responseStatus" int, error text, status text, "nextAttemptAt" timestamptz,
@@ -151,8 +153,8 @@ async function writeAttempts(attempts: readonly TAttemptRow[]): Promise<Array<TS
            CASE WHEN m.id IS NULL THEN d."nextAttemptAt" ELSE m."nextAttemptAt" END AS "nextAttemptAt"
     FROM webhook_deliveries d LEFT JOIN moved m ON m.id = d.id
     WHERE d.id IN (SELECT "deliveryId" FROM a)`,
-    [JSON.stringify(attempts), WEBHOOK_RETRY_EVENT],
-  );
+    values: [JSON.stringify(attempts), WEBHOOK_RETRY_EVENT],
+  });
   const byId = new Map(rows.map((r) => [r.id, r]));
   return attempts.map((a) => byId.get(a.deliveryId));
 }

@@ -33,13 +33,15 @@ type TDeliveryRow = {
 
 /** The deliveries and their subscriptions (of the same client), in one statement. */
 async function readDeliveries(ids: readonly string[]): Promise<Map<string, TDeliveryRow>> {
-  const { rows } = await jobsPool().query<TDeliveryRow>(
-    `SELECT d.id, d."eventType", d.body, d.status, d.attempts, s.url, s."secretEncrypted", s.active
+  // named: planned once per connection
+  const { rows } = await jobsPool().query<TDeliveryRow>({
+    name: "webhook-read-deliveries",
+    text: `SELECT d.id, d."eventType", d.body, d.status, d.attempts, s.url, s."secretEncrypted", s.active
      FROM webhook_deliveries d
      LEFT JOIN webhook_subscriptions s ON s.id = d."subscriptionId" AND s."clientId" = d."clientId"
      WHERE d.id = ANY($1::text[])`,
-    [ids],
-  );
+    values: [ids],
+  });
   return new Map(rows.map((r) => [r.id, r]));
 }
 
