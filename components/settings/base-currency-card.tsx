@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { errorMessage } from "@/components/api/client";
 import { useSaveSettings } from "@/components/settings/hooks";
-import { Button, Card, ErrorNote, inputClass } from "@/components/ui";
+import { Button, Card, ConfirmDialog, ErrorNote, inputClass } from "@/components/ui";
 import { formatDate, formatNumber } from "@/lib/format";
 import type { TFxRatesSummary } from "@/lib/fx/fx-rates-summary";
 
@@ -22,13 +22,15 @@ export function BaseCurrencyCard({
 }) {
   const [currency, setCurrency] = useState(initial);
   const save = useSaveSettings(() => ({ baseCurrency: currency }));
+  // Rules compare baseAmount against fixed numbers: a new currency changes what they fire on.
+  const [confirming, setConfirming] = useState(false);
   return (
     <Card title="Base currency" className="mt-6">
       <form
         className="space-y-3"
         onSubmit={(e) => {
           e.preventDefault();
-          save.mutate();
+          setConfirming(true);
         }}
       >
         <p className="text-sm text-slate-700">
@@ -61,6 +63,17 @@ export function BaseCurrencyCard({
           Save base currency
         </Button>
       </form>
+      <ConfirmDialog
+        open={confirming}
+        title={`Change the base currency from ${initial} to ${currency}?`}
+        description={`From the next screening request, transaction.baseAmount is in ${currency}. Rule thresholds are not converted: a rule comparing baseAmount with 10,000 then fires on 10,000 ${currency}. Transactions already screened keep the amounts they were screened with.`}
+        confirmLabel={`Switch to ${currency}`}
+        pending={save.isPending}
+        onConfirm={() => save.mutate(undefined, { onSettled: () => setConfirming(false) })}
+        onClose={() => {
+          if (!save.isPending) setConfirming(false);
+        }}
+      />
     </Card>
   );
 }

@@ -2,8 +2,10 @@
 
 import { useState } from "react";
 import { CodeChecklist } from "@/components/reports/code-checklist";
+import { featureInfo, listChanges } from "@/components/settings/features";
 import { useGoamlSchemaUpload, useSaveSettings } from "@/components/settings/hooks";
-import { Button, Card, ErrorNote, inputClass } from "@/components/ui";
+import { Button, Card, Dialog, ErrorNote, inputClass } from "@/components/ui";
+import { formatEnum } from "@/lib/format";
 import type { TSettingsView } from "@/lib/admin/settings";
 import type { TReportingProfile } from "@/lib/clients/schemas";
 import type { TEnumValue } from "@/lib/reports/goaml/schema";
@@ -188,6 +190,14 @@ export function SettingsForm({ initial }: { initial: TSettingsView }) {
       indicatorMapping: Object.fromEntries(Object.entries(mapping).filter(([, v]) => v.length > 0)),
     },
   }));
+  const featureChanges = listChanges(initial.features, features, initial.allFeatures);
+  const actionChanges = listChanges(initial.actions, actions, initial.allActions);
+  // Features and actions change what screens: the save says how before it is confirmed.
+  const [confirming, setConfirming] = useState(false);
+  const submit = () =>
+    save.mutate(undefined, {
+      onSettled: () => setConfirming(false),
+    });
   const setPerson = (k: string, v: string) =>
     setProfile((p) => ({ ...p, reportingPerson: { ...p.reportingPerson, [k]: v } }));
   const setLocation = (k: string, v: string) =>
@@ -201,7 +211,8 @@ export function SettingsForm({ initial }: { initial: TSettingsView }) {
       className="space-y-6"
       onSubmit={(e) => {
         e.preventDefault();
-        save.mutate();
+        if (featureChanges.length + actionChanges.length > 0) setConfirming(true);
+        else submit();
       }}
     >
       <Card title="Features">
@@ -213,7 +224,7 @@ export function SettingsForm({ initial }: { initial: TSettingsView }) {
                 checked={features.includes(f)}
                 onChange={(e) => setFeatures(toggle(features, f, e.target.checked))}
               />
-              {f}
+              {featureInfo(f).label}
             </label>
           ))}
         </div>
@@ -224,13 +235,13 @@ export function SettingsForm({ initial }: { initial: TSettingsView }) {
         </p>
         <div className="grid grid-cols-2 gap-1 md:grid-cols-3">
           {initial.allActions.map((a) => (
-            <label key={a} className="flex items-center gap-2 font-mono text-sm">
+            <label key={a} className="flex items-center gap-2 text-sm">
               <input
                 type="checkbox"
                 checked={actions.includes(a)}
                 onChange={(e) => setActions(toggle(actions, a, e.target.checked))}
               />
-              {a}
+              {formatEnum(a)}
             </label>
           ))}
         </div>
@@ -380,6 +391,49 @@ export function SettingsForm({ initial }: { initial: TSettingsView }) {
       <Button type="submit" disabled={save.isPending}>
         Save settings
       </Button>
+      <Dialog
+        open={confirming}
+        onClose={() => {
+          if (!save.isPending) setConfirming(false);
+        }}
+        title="Change what is screened?"
+        description="These changes apply from the next screening request:"
+        testId="settings-confirm"
+      >
+        <ul className="mb-4 list-disc space-y-1 pl-5 text-sm text-slate-800">
+          {featureChanges.map(({ value, on }) => (
+            <li key={value}>
+              <strong>
+                {featureInfo(value).label} {on ? "on" : "off"}:
+              </strong>{" "}
+              {on ? featureInfo(value).on : featureInfo(value).off}
+            </li>
+          ))}
+          {actionChanges.map(({ value, on }) => (
+            <li key={value}>
+              <strong>
+                {formatEnum(value)} {on ? "enabled" : "disabled"}:
+              </strong>{" "}
+              {on
+                ? "rules may recommend it."
+                : "new and edited rules may no longer recommend it; live rules keep it until edited."}
+            </li>
+          ))}
+        </ul>
+        <div className="flex justify-end gap-2">
+          <Button
+            variant="secondary"
+            data-autofocus
+            disabled={save.isPending}
+            onClick={() => setConfirming(false)}
+          >
+            Cancel
+          </Button>
+          <Button disabled={save.isPending} onClick={submit}>
+            Save and apply
+          </Button>
+        </div>
+      </Dialog>
     </form>
   );
 }
