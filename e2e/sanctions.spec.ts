@@ -54,8 +54,11 @@ test("a matching user shows the listed entity; a reviewer marks it a false match
   await page.screenshot({ path: `${SHOTS}/sanctions-user-hit.png`, fullPage: true });
 
   await hit.getByRole("button", { name: "Mark false match" }).click();
-  const form = page.getByRole("form", { name: /as a false match/ });
+  const form = page.getByRole("dialog", { name: /as a false match/ });
   await expect(form.getByLabel("Why is it not this person?")).toBeFocused();
+  // the note is required: an empty confirm says so and records nothing
+  await form.getByRole("button", { name: "Confirm false match" }).click();
+  await expect(form).toContainText("Write why it is not this person");
   await form
     .getByLabel("Why is it not this person?")
     .fill("Passport checked: different person, born in Minsk");
@@ -67,6 +70,14 @@ test("a matching user shows the listed entity; a reviewer marks it a false match
   await expect(marks).toContainText("Viktor Aleksandrovich Morozenko");
   await expect(marks).toContainText("Passport checked: different person");
   await page.screenshot({ path: `${SHOTS}/sanctions-marked.png`, fullPage: true });
+  // withdrawing the mark changes screening: it asks first, and Escape leaves the mark in place
+  await marks.getByRole("button", { name: "Withdraw" }).click();
+  const withdraw = page.getByRole("dialog", { name: /Withdraw the false-match mark/ });
+  await expect(withdraw).toContainText("scores for this user again from the next screening");
+  await page.keyboard.press("Escape");
+  await expect(withdraw).toBeHidden();
+  await expect(marks.getByRole("button", { name: "Withdraw" })).toBeFocused();
+  await expect(marks).toContainText("Viktor Aleksandrovich Morozenko");
 
   // the next onboarding of this user no longer matches that entity
   const again = await request.post("/v1/user/onboard", {

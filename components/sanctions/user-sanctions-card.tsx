@@ -49,7 +49,12 @@ export function UserSanctionsCard({
                     {m.note && <> · {m.note}</>}
                   </span>
                   {canAct && (
-                    <RemoveFalseMatch userId={userId} datasetId={m.datasetId} entityId={m.entityId} />
+                    <RemoveFalseMatch
+                      userId={userId}
+                      datasetId={m.datasetId}
+                      entityId={m.entityId}
+                      entityName={m.entityName}
+                    />
                   )}
                 </li>
               ))}

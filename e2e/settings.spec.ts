@@ -1,0 +1,55 @@
+import { expect, test } from "@playwright/test";
+import { DEMO } from "../prisma/seed";
+import { signIn } from "./support";
+
+// Settings that change what screens: features and actions by their names, and a save that says what it
+// changes before it is confirmed (Escape keeps everything as it was).
+
+const SHOTS = "test-results/screens";
+
+test("turning a feature off and changing the base currency ask first and say what changes", async ({
+  page,
+}) => {
+  await signIn(page, DEMO.admin);
+  await page.goto("/dashboard/settings");
+  await expect(page.getByLabel("Event rules")).toBeChecked();
+  await expect(page.getByLabel("Step-up auth")).toBeChecked();
+  await expect(page.getByText("eventRules")).toHaveCount(0);
+  await expect(page.getByText("STEP_UP_AUTH")).toHaveCount(0);
+
+  // Escape: nothing saved, focus back on the save button
+  await page.getByLabel("Event rules").uncheck();
+  await page.getByRole("button", { name: "Save settings" }).click();
+  const confirm = page.getByRole("dialog", { name: "Change what is screened?" });
+  await expect(confirm).toContainText("Event rules off: Events are stored but no longer screened by rules.");
+  await page.screenshot({ path: `${SHOTS}/settings-confirm-features.png`, fullPage: true });
+  await page.keyboard.press("Escape");
+  await expect(confirm).toBeHidden();
+  await expect(page.getByRole("button", { name: "Save settings" })).toBeFocused();
+  await page.reload();
+  await expect(page.getByLabel("Event rules")).toBeChecked();
+
+  // confirmed: saved, and switched back on the same way
+  await page.getByLabel("Event rules").uncheck();
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await confirm.getByRole("button", { name: "Save and apply" }).click();
+  await expect(page.getByText("Settings saved.")).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel("Event rules")).not.toBeChecked();
+  await page.getByLabel("Event rules").check();
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(confirm).toContainText("Event rules on:");
+  await confirm.getByRole("button", { name: "Save and apply" }).click();
+  await expect(page.getByText("Settings saved.")).toBeVisible();
+
+  // the base currency: rule thresholds are not converted, and the dialog says so
+  await page.getByLabel("Base currency").selectOption("EUR");
+  await page.getByRole("button", { name: "Save base currency" }).click();
+  const currency = page.getByRole("dialog", { name: "Change the base currency from USD to EUR?" });
+  await expect(currency).toContainText("Rule thresholds are not converted");
+  await page.screenshot({ path: `${SHOTS}/settings-confirm-base-currency.png`, fullPage: true });
+  await currency.getByRole("button", { name: "Cancel" }).click();
+  await expect(currency).toBeHidden();
+  await page.reload();
+  await expect(page.getByLabel("Base currency")).toHaveValue("USD");
+});
