@@ -122,6 +122,13 @@ test("a KES transaction shows its base amount in USD and the rate used; Settings
     "Base amount 735.29 USD at 1 KES = 0.00773994 USD",
   );
   await expect(page.getByTestId("base-amount")).toContainText("(rates of KES 2 Nov 2026)");
+  // the rule's explanation shows the base amount exactly as its condition compared it, and says so
+  await page.getByText(/Rules that did not fire/).click();
+  const large = page.locator('[data-testid="rule-explanation"][data-rule-id="TX-LARGE-AMOUNT"]');
+  await expect(large).toContainText("transaction.baseAmount735.29411765");
+  await expect(large.getByTestId("exact-values-note")).toHaveText(
+    "Values exactly as the condition compared them, not rounded.",
+  );
   await page.screenshot({ path: `${SHOTS}/transaction-base-amount.png`, fullPage: true });
 
   // the range added on the dashboard in the test above is used by the next screening

@@ -56,6 +56,8 @@ test("a matching user shows the listed entity; a reviewer marks it a false match
   await hit.getByRole("button", { name: "Mark false match" }).click();
   const form = page.getByRole("dialog", { name: /as a false match/ });
   await expect(form.getByLabel("Why is it not this person?")).toBeFocused();
+  // opened from a right-aligned table cell, the dialog still reads left to right
+  await expect(form.getByRole("heading")).toHaveCSS("text-align", "left");
   // the note is required: an empty confirm says so and records nothing
   await form.getByRole("button", { name: "Confirm false match" }).click();
   await expect(form).toContainText("Write why it is not this person");

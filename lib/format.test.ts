@@ -9,6 +9,7 @@ import {
   formatEnum,
   formatMoney,
   formatNumber,
+  formatExactNumber,
   formatPercent,
   formatPerson,
   formatTimeOfDay,
@@ -143,5 +144,15 @@ describe("formatCount", () => {
     expect(formatCount(0, "open alert")).toBe("0 open alerts");
     expect(formatCount(1200, "case")).toBe("1,200 cases");
     expect(formatCount(2, "entry", "entries")).toBe("2 entries");
+  });
+});
+
+describe("formatExactNumber", () => {
+  it("keeps every digit and groups the integer part", () => {
+    expect(formatExactNumber(9999.99996)).toBe("9,999.99996");
+    expect(formatExactNumber(13157.89899154)).toBe("13,157.89899154");
+    expect(formatExactNumber(-1234567)).toBe("-1,234,567");
+    expect(formatExactNumber(12.5)).toBe("12.5");
+    expect(formatExactNumber(1e-7)).toBe("1e-7");
   });
 });

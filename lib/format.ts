@@ -145,6 +145,18 @@ export function formatNumber(n: number | null | undefined, maximumFractionDigits
   return new Intl.NumberFormat(NUMBER_LOCALE, { maximumFractionDigits }).format(n);
 }
 
+/**
+ * Every digit a number holds, grouped: `9999.99996` → `"9,999.99996"` (never rounded up to `"10,000"`),
+ * for values a rule compared against a threshold. Exponent forms (`1e-7`) are left as they are.
+ */
+export function formatExactNumber(n: number): string {
+  const text = String(n);
+  if (!/^-?\d+(\.\d+)?$/.test(text)) return text;
+  const [int = "", frac] = text.split(".");
+  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return frac === undefined ? grouped : `${grouped}.${frac}`;
+}
+
 /** A count with its noun: `(1, "open alert")` → `"1 open alert"`, `(3, "open alert")` → `"3 open alerts"`. */
 export function formatCount(n: number, noun: string, plural = `${noun}s`): string {
   return `${formatNumber(n)} ${n === 1 ? noun : plural}`;

@@ -1,14 +1,19 @@
 import { SanctionsHits } from "@/components/sanctions/sanctions-hits";
 import { Badge, EnumLabel, LevelBadge } from "@/components/ui";
-import { formatAggregate, formatNumber } from "@/lib/format";
+import { formatAggregate, formatExactNumber } from "@/lib/format";
 import type { TRuleExplanation } from "@/lib/transactions/get-transaction-detail";
 
 function show(value: unknown): string {
   if (value === null) return "null";
   if (typeof value === "string") return `"${value}"`;
-  // amounts and sums read as numbers do (33,224.4), not as floats (33224.40087145)
-  if (typeof value === "number") return formatNumber(value, 4);
+  // the value the condition compared, every digit: rounding could show 9,999.99996 as 10,000
+  if (typeof value === "number") return formatExactNumber(value);
   return String(value);
+}
+
+/** More than cents: the explanation says these are exact, not a display rounding. */
+function hasLongDecimals(values: unknown[]): boolean {
+  return values.some((v) => typeof v === "number" && /\.\d{3,}/.test(String(v)));
 }
 
 /** One evaluated rule: its version, the CEL condition, and the values that decided it. */
@@ -70,6 +75,11 @@ export function RuleExplanation({
             </div>
           ))}
         </dl>
+      )}
+      {hasLongDecimals([...values, ...aggregates].map(([, v]) => v)) && (
+        <p className="mt-1 text-xs text-slate-600" data-testid="exact-values-note">
+          Values exactly as the condition compared them, not rounded.
+        </p>
       )}
       {rule.sanctions.length > 0 && (
         <SanctionsHits

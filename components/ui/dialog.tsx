@@ -90,8 +90,9 @@ export function Dialog({
   }, [open]);
 
   if (!open) return null;
+  // Rendered where it is opened (a table cell, a right-aligned toolbar): its text resets what it would inherit.
   return (
-    <div className="fixed inset-0 z-30 flex items-center justify-center bg-slate-900/50 p-4">
+    <div className="fixed inset-0 z-30 flex items-center justify-center whitespace-normal bg-slate-900/50 p-4 text-left font-sans text-base font-normal normal-case tracking-normal">
       <div
         ref={panelRef}
         role="dialog"
