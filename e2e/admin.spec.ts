@@ -177,6 +177,8 @@ test("an admin creates and revokes an API key, saves settings and adds a team me
   await page.screenshot({ path: "test-results/screens/api-key-created.png" });
   await page.getByRole("button", { name: "Done" }).click();
   await expect(page.getByTestId("new-api-key")).toHaveCount(0);
+  // focus comes back to the form (the create button was disabled while the key was made)
+  await expect(page.getByLabel("Name")).toBeFocused();
   const listRes = await request.get("/v1/rules", { headers: { authorization: `Bearer ${shown}` } });
   expect(listRes.status()).toBe(200);
 

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useRef, useState } from "react";
 import {
   Badge,
   Button,
@@ -18,6 +18,8 @@ import type { TApiKeyView } from "@/lib/admin/api-keys";
 
 export function ApiKeysScreen() {
   const [name, setName] = useState("");
+  // "Create key" is disabled while the request runs, so it cannot take focus back: the name field does.
+  const nameRef = useRef<HTMLInputElement>(null);
   const [shown, setShown] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<TApiKeyView | null>(null);
   const keys = useApiKeys();
@@ -42,6 +44,7 @@ export function ApiKeysScreen() {
           <label className="block flex-1 text-xs font-medium text-slate-700">
             Name
             <input
+              ref={nameRef}
               className={inputClass}
               value={name}
               onChange={(e) => setName(e.target.value)}
@@ -58,6 +61,7 @@ export function ApiKeysScreen() {
         open={shown !== null}
         onClose={() => setShown(null)}
         title="Your new API key"
+        returnFocusRef={nameRef}
         description="Copy it now: it is stored only as a hash and will not be shown again."
       >
         <code

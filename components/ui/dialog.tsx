@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useRef, type ReactNode } from "react";
+import { useEffect, useId, useRef, type ReactNode, type RefObject } from "react";
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/cx";
 
@@ -19,7 +19,8 @@ function focusables(root: HTMLElement): HTMLElement[] {
 
 /**
  * The one modal of the dashboard: labelled by its title, keeps Tab inside, closes on Esc and gives focus back
- * to whatever opened it. Put `data-autofocus` on the control that should take focus first.
+ * to whatever opened it. Put `data-autofocus` on the control that should take focus first. When what opened it
+ * is gone or lost focus on the way (a submit button disabled while its request ran), `returnFocusRef` takes it.
  */
 export function Dialog({
   open,
@@ -29,6 +30,7 @@ export function Dialog({
   children,
   size = "md",
   testId,
+  returnFocusRef,
 }: {
   open: boolean;
   onClose: () => void;
@@ -37,6 +39,7 @@ export function Dialog({
   children: ReactNode;
   size?: "sm" | "md" | "lg";
   testId?: string;
+  returnFocusRef?: RefObject<HTMLElement | null>;
 }) {
   const panelRef = useRef<HTMLDivElement>(null);
   const onCloseRef = useRef(onClose);
@@ -50,7 +53,9 @@ export function Dialog({
   useEffect(() => {
     const panel = panelRef.current;
     if (!open || !panel) return;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const active = document.activeElement;
+    const opener = active instanceof HTMLElement && active !== document.body ? active : null;
+    const fallback = returnFocusRef;
     const first = panel.querySelector<HTMLElement>("[data-autofocus]") ?? focusables(panel)[0] ?? panel;
     first.focus();
 
@@ -86,8 +91,9 @@ export function Dialog({
     return () => {
       document.removeEventListener("keydown", onKeyDown, true);
       if (opener?.isConnected) opener.focus();
+      else fallback?.current?.focus();
     };
-  }, [open]);
+  }, [open, returnFocusRef]);
 
   if (!open) return null;
   // Rendered where it is opened (a table cell, a right-aligned toolbar): its text resets what it would inherit.
