@@ -186,3 +186,19 @@ test("the new-rule form starts clean and creates a draft that does not screen", 
   await expect(page.getByTestId("live-version")).toContainText("Never published");
   expect(await screen(request, 5)).not.toContain("E2E-RULES-DRAFT");
 });
+
+test("the live-status dialog takes focus even while Apply has nothing to apply, and Escape gives it back", async ({
+  page,
+}) => {
+  await signIn(page, DEMO.admin);
+  await page.goto("/dashboard/rules/TX-ROUND-AMOUNT");
+  const opener = page.getByRole("button", { name: "Change live status…" });
+  await opener.click();
+  const dialog = page.getByRole("dialog", { name: /Change the status of v\d+/ });
+  // Apply is disabled until another status is chosen: the current status takes focus, inside the dialog
+  await expect(dialog.getByRole("button", { name: "Apply" })).toBeDisabled();
+  await expect(dialog.getByRole("radio", { name: /Dry run/ })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(opener).toBeFocused();
+});

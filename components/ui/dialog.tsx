@@ -17,6 +17,11 @@ function focusables(root: HTMLElement): HTMLElement[] {
   return [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.getClientRects().length > 0);
 }
 
+/** Not a tab stop: the checked radio of its group is. */
+function isUncheckedRadio(el: HTMLElement): boolean {
+  return el instanceof HTMLInputElement && el.type === "radio" && !el.checked;
+}
+
 /**
  * The one modal of the dashboard: labelled by its title, keeps Tab inside, closes on Esc and gives focus back
  * to whatever opened it. Put `data-autofocus` on the control that should take focus first. When what opened it
@@ -56,7 +61,11 @@ export function Dialog({
     const active = document.activeElement;
     const opener = active instanceof HTMLElement && active !== document.body ? active : null;
     const fallback = returnFocusRef;
-    const first = panel.querySelector<HTMLElement>("[data-autofocus]") ?? focusables(panel)[0] ?? panel;
+    // The marked control, unless it is disabled (an "Apply" with nothing to apply yet): then the first tab stop.
+    const items = focusables(panel);
+    const wanted = panel.querySelector<HTMLElement>("[data-autofocus]");
+    const first =
+      (wanted && items.includes(wanted) ? wanted : items.find((el) => !isUncheckedRadio(el))) ?? panel;
     first.focus();
 
     function onKeyDown(e: KeyboardEvent) {
