@@ -149,6 +149,11 @@ test("create a webhook, see the failed delivery, redeliver it to a verified 200"
 
     mode = 200;
     await row.first().getByRole("button", { name: "Redeliver" }).click();
+    // the button goes once the delivery is queued: a note says so and keeps the focus on the page
+    await expect(page.getByTestId("done-note")).toHaveText(
+      "transaction.screened queued to be sent again; its row shows the new attempts.",
+    );
+    await expect(page.getByTestId("done-note")).toBeFocused();
     await page.getByLabel("Failed only").uncheck();
     await expect(page.getByTestId("delivery-row").filter({ hasText: url }).first()).toHaveAttribute(
       "data-status",

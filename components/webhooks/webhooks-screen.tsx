@@ -8,6 +8,7 @@ import {
   Card,
   ConfirmDialog,
   DateTime,
+  DoneNote,
   EnumLabel,
   ErrorNote,
   inputClass,
@@ -21,6 +22,7 @@ import {
   useRedeliver,
   useSubscriptions,
 } from "@/components/webhooks/hooks";
+import { deliveryErrorText } from "@/lib/webhooks/delivery-error-text";
 import type { TDeliveryState, TSubscriptionView } from "@/lib/admin/webhooks";
 
 const STATE_TONE = { delivered: "green", failed: "red", retrying: "amber", pending: "slate" } as const;
@@ -146,6 +148,8 @@ export function WebhooksScreen() {
   const deliveries = useDeliveries(failedOnly);
   const disable = useDisableSubscription();
   const redeliver = useRedeliver();
+  // The Redeliver button goes away once the delivery is queued: the note says so and takes the focus.
+  const [redelivered, setRedelivered] = useState<{ n: number; text: string } | null>(null);
 
   return (
     <div className="space-y-6">
@@ -213,6 +217,11 @@ export function WebhooksScreen() {
       >
         {deliveries.isError && <ErrorNote>{errorMessage(deliveries.error)}</ErrorNote>}
         {redeliver.isError && <ErrorNote>{errorMessage(redeliver.error)}</ErrorNote>}
+        {redelivered && !redeliver.isError && (
+          <div className="mb-3">
+            <DoneNote key={redelivered.n}>{redelivered.text}</DoneNote>
+          </div>
+        )}
         <Table
           head={["Created", "Event", "Target", "Status", "Attempts", ""]}
           empty={
@@ -265,7 +274,11 @@ export function WebhooksScreen() {
                       Next attempt <DateTime value={d.nextAttemptAt} timeOnly /> ({relative(d.nextAttemptAt)})
                     </div>
                   )}
-                  {d.lastError && <div className="mt-1 break-words text-xs text-red-700">{d.lastError}</div>}
+                  {d.lastError && (
+                    <div className="mt-1 break-words text-xs text-red-700" title={d.lastError}>
+                      {deliveryErrorText(d.lastError)}
+                    </div>
+                  )}
                 </div>
               </Td>
               <Td>
@@ -277,7 +290,10 @@ export function WebhooksScreen() {
                         {a.responseStatus ?? "no response"} · {a.durationMs} ms
                       </span>
                       {a.error && a.responseStatus === null && (
-                        <span className="text-red-700"> · {a.error}</span>
+                        <span className="text-red-700" title={a.error}>
+                          {" "}
+                          · {deliveryErrorText(a.error)}
+                        </span>
                       )}
                     </li>
                   ))}
@@ -288,7 +304,15 @@ export function WebhooksScreen() {
                   <Button
                     variant="secondary"
                     disabled={redeliver.isPending}
-                    onClick={() => redeliver.mutate(d.id)}
+                    onClick={() =>
+                      redeliver.mutate(d.id, {
+                        onSuccess: () =>
+                          setRedelivered((r) => ({
+                            n: (r?.n ?? 0) + 1,
+                            text: `${d.eventType} queued to be sent again; its row shows the new attempts.`,
+                          })),
+                      })
+                    }
                   >
                     Redeliver
                   </Button>
