@@ -217,7 +217,15 @@ test("an admin creates and revokes an API key, saves settings and adds a team me
   await page.getByLabel("Role").selectOption("reviewer");
   await page.getByLabel("Initial password (at least 8 characters)").fill("a-long-initial-pass");
   await page.getByRole("button", { name: "Create user" }).click();
-  await expect(page.getByRole("row").filter({ hasText: "new.reviewer@demo.test" })).toContainText("Active");
+  const member = page.getByRole("row").filter({ hasText: "new.reviewer@demo.test" });
+  await expect(member).toContainText("Active");
+  // disabling is not a dead end: the member can be enabled again
+  await member.getByRole("button", { name: "Disable" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Disable" }).click();
+  await expect(member).toContainText("Disabled");
+  await member.getByRole("button", { name: "Enable" }).click();
+  await expect(member).toContainText("Active");
+  await expect(member.getByRole("button", { name: "Disable" })).toBeVisible();
   await page.screenshot({ path: "test-results/screens/team.png", fullPage: true });
 });
 

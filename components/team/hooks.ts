@@ -15,7 +15,7 @@ export function useTeam() {
 }
 
 /** A change to one member (`disable`, `unlock`), then the list again. */
-export function useMemberAction(action: "disable" | "unlock") {
+export function useMemberAction(action: "disable" | "enable" | "unlock") {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (id: string) =>

@@ -39,12 +39,14 @@ export function TeamScreen({ selfId }: { selfId: string }) {
   const create = useCreateMember();
   const disable = useMemberAction("disable");
   const unlock = useMemberAction("unlock");
+  const enable = useMemberAction("enable");
 
   return (
     <div className="space-y-6">
       {members.isError && <ErrorNote>{members.error.message}</ErrorNote>}
       {disable.isError && <ErrorNote>{disable.error.message}</ErrorNote>}
       {unlock.isError && <ErrorNote>{unlock.error.message}</ErrorNote>}
+      {enable.isError && <ErrorNote>{enable.error.message}</ErrorNote>}
       <ConfirmDialog
         open={disabling !== null}
         title={`Disable ${disabling ? formatPerson(disabling) : ""}?`}
@@ -73,6 +75,11 @@ export function TeamScreen({ selfId }: { selfId: string }) {
               {(m.locked || m.blockedUntil) && (
                 <Button variant="secondary" disabled={unlock.isPending} onClick={() => unlock.mutate(m.id)}>
                   Unlock sign-in
+                </Button>
+              )}
+              {m.disabledAt && (
+                <Button variant="secondary" disabled={enable.isPending} onClick={() => enable.mutate(m.id)}>
+                  Enable
                 </Button>
               )}
               {!m.disabledAt && m.id !== selfId && (

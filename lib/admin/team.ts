@@ -86,6 +86,28 @@ export async function disableTeamMember(
   });
 }
 
+/** Lets a disabled member of the admin's own client sign in again (disabling must not be a dead end). */
+export async function enableTeamMember(
+  user: TSessionUser,
+  { id }: { id: string },
+): Promise<{ enabled: boolean }> {
+  return prisma.$transaction(async (tx) => {
+    const member = await tx.dashboardUser.findFirst({
+      where: { clientId: user.clientId, id },
+      select: { disabledAt: true },
+    });
+    if (!member) throw notFound("/userId", "Dashboard user not found");
+    if (!member.disabledAt) return { enabled: false };
+    await tx.dashboardUser.update({ where: { id }, data: { disabledAt: null } });
+    await writeAudit(tx, user, {
+      action: "dashboard_user.enabled",
+      entityType: "dashboard_user",
+      entityId: id,
+    });
+    return { enabled: true };
+  });
+}
+
 /** Lifts a sign-in lock or back-off on a member of the admin's own client. */
 export async function unlockTeamMember(
   user: TSessionUser,

@@ -6,7 +6,7 @@ import { getRuleDetail } from "@/lib/admin/get-rule-detail";
 import { listRulesWithHits } from "@/lib/admin/list-rules-with-hits";
 import { saveRule } from "@/lib/admin/save-rule";
 import { getClientSettings, updateClientSettings } from "@/lib/admin/settings";
-import { createTeamMember, disableTeamMember, listTeam } from "@/lib/admin/team";
+import { createTeamMember, disableTeamMember, enableTeamMember, listTeam } from "@/lib/admin/team";
 import { validateRuleDraft } from "@/lib/admin/validate-rule-draft";
 import {
   createWebhookSubscription,
@@ -472,5 +472,10 @@ describe("settings and team", () => {
     expect(
       (await prisma.dashboardUser.findUniqueOrThrow({ where: { id: userId } })).disabledAt,
     ).not.toBeNull();
+    // and back: another client's admin cannot, this one can, once
+    await expectNotFound(enableTeamMember(adminB, { id: userId }));
+    expect(await enableTeamMember(admin, { id: userId })).toEqual({ enabled: true });
+    expect((await prisma.dashboardUser.findUniqueOrThrow({ where: { id: userId } })).disabledAt).toBeNull();
+    expect(await enableTeamMember(admin, { id: userId })).toEqual({ enabled: false });
   });
 });

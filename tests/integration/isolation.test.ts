@@ -463,6 +463,9 @@ const DASHBOARD_MATRIX: Record<string, TDashCase[]> = {
   "POST /dashboard-api/team/{userId}/disable": [
     { role: "admin", params: (a) => ({ userId: a.dashboard.reviewer }) },
   ],
+  "POST /dashboard-api/team/{userId}/enable": [
+    { role: "admin", params: (a) => ({ userId: a.dashboard.reviewer }) },
+  ],
   "POST /dashboard-api/team/{userId}/unlock": [
     { role: "admin", params: (a) => ({ userId: a.dashboard.reviewer }) },
   ],
