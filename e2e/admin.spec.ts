@@ -137,6 +137,9 @@ test("create a webhook, see the failed delivery, redeliver it to a verified 200"
     await page.getByLabel("Signing secret (leave blank to generate one)").fill(SECRET);
     await page.getByRole("button", { name: "Create subscription" }).click();
     await expect(page.getByTestId("subscription-row").filter({ hasText: url })).toBeVisible();
+    // the create button is disabled once the form clears: a note says it worked and holds the focus
+    const created = page.getByTestId("done-note").filter({ hasText: "Subscription created" });
+    await expect(created).toBeFocused();
 
     await screen(request, "e2e-hook-1", 10, Date.now());
     await page.getByLabel("Failed only").check();
@@ -150,10 +153,11 @@ test("create a webhook, see the failed delivery, redeliver it to a verified 200"
     mode = 200;
     await row.first().getByRole("button", { name: "Redeliver" }).click();
     // the button goes once the delivery is queued: a note says so and keeps the focus on the page
-    await expect(page.getByTestId("done-note")).toHaveText(
+    const queued = page.getByTestId("done-note").filter({ hasText: "queued" });
+    await expect(queued).toHaveText(
       "transaction.screened queued to be sent again; its row shows the new attempts.",
     );
-    await expect(page.getByTestId("done-note")).toBeFocused();
+    await expect(queued).toBeFocused();
     await page.getByLabel("Failed only").uncheck();
     await expect(page.getByTestId("delivery-row").filter({ hasText: url }).first()).toHaveAttribute(
       "data-status",

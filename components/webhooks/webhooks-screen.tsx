@@ -128,6 +128,12 @@ function CreateSubscription({ allowedEvents }: { allowedEvents: string[] }) {
             refused: its URL {create.data.productionWarning}.
           </p>
         )}
+        {/* the create button is disabled once the form is cleared: the note says what happened and takes focus */}
+        {create.isSuccess && (
+          <DoneNote key={create.submittedAt}>
+            Subscription created; it receives the chosen events from now on.
+          </DoneNote>
+        )}
         {create.data?.secret && (
           <div className="rounded-md bg-amber-50 p-3 text-sm text-amber-900" data-testid="generated-secret">
             Signing secret, shown only now: <code className="select-all font-mono">{create.data.secret}</code>
