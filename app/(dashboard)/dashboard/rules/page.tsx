@@ -29,7 +29,7 @@ export default async function RulesPage() {
         }
       />
       <Table
-        head={["Rule", "Subject", "Status", "Level", "Action", "24\u00a0h", "7\u00a0d", "Last 7\u00a0days", "Version"]}
+        head={["Rule", "Subject", "Status", "Level", "Action", "24 h", "7 d", "Last 7 days", "Version"]}
         empty={rules.length === 0 && <p className="p-4 text-sm text-slate-500">No rules yet.</p>}
       >
         {rules.map((r) => (
