@@ -4,7 +4,7 @@ import { createDashboardApiKey, revokeDashboardApiKey } from "@/lib/admin/api-ke
 import { changeRuleStatus, publishRule } from "@/lib/admin/change-rule-status";
 import { saveRule } from "@/lib/admin/save-rule";
 import { updateClientSettings } from "@/lib/admin/settings";
-import { createTeamMember, disableTeamMember, unlockTeamMember } from "@/lib/admin/team";
+import { createTeamMember, disableTeamMember, enableTeamMember, unlockTeamMember } from "@/lib/admin/team";
 import {
   createWebhookSubscription,
   disableWebhookSubscription,
@@ -88,12 +88,13 @@ describe("every audited change commits with its audit row", () => {
     );
   });
 
-  it("team: create, disable, unlock", async () => {
+  it("team: create, disable, enable, unlock", async () => {
     await atomically("dashboard_user.created", () =>
       createTeamMember(admin, { email: "new@atomic.test", role: "reviewer", password: "long enough" }),
     );
     const member = await prisma.dashboardUser.findUniqueOrThrow({ where: { email: "new@atomic.test" } });
     await atomically("dashboard_user.disabled", () => disableTeamMember(admin, { id: member.id }));
+    await atomically("dashboard_user.enabled", () => enableTeamMember(admin, { id: member.id }));
     await prisma.signInThrottle.create({
       data: { key: accountKey(member.email), failures: 10, lastFailureAt: new Date(), lockedAt: new Date() },
     });
