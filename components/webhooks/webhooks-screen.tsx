@@ -155,6 +155,8 @@ export function WebhooksScreen() {
   const disable = useDisableSubscription();
   const redeliver = useRedeliver();
   // The Redeliver button goes away once the delivery is queued: the note says so and takes the focus.
+  // A delivery of a disabled subscription can only fail again: no Redeliver there, the reason instead.
+  const disabledSubs = new Set(subs.data?.subscriptions.filter((s) => !s.active).map((s) => s.id));
   const [redelivered, setRedelivered] = useState<{ n: number; text: string } | null>(null);
 
   return (
@@ -306,7 +308,10 @@ export function WebhooksScreen() {
                 </ol>
               </Td>
               <Td>
-                {d.state === "failed" && (
+                {d.state === "failed" && disabledSubs.has(d.subscriptionId) && (
+                  <span className="whitespace-normal text-xs text-slate-600">Subscription disabled</span>
+                )}
+                {d.state === "failed" && !disabledSubs.has(d.subscriptionId) && (
                   <Button
                     variant="secondary"
                     disabled={redeliver.isPending}
