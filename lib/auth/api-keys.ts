@@ -157,6 +157,28 @@ export type TKeyedRead = {
   ) => string;
 };
 
+// By the caller's SELECT: a screening's read is one text per client configuration (often the very
+// same string), so its statement and name are built once, not concatenated and hashed per request.
+const keyedStatements = new Map<string, { name: string; text: string }>();
+const MAX_KEYED_STATEMENTS = 500;
+
+/**
+ * The statement of the key read with a caller's SELECT, as a named statement (planned once per
+ * connection): see `prepared` in lib/screening/hot/sql.ts. The read's columns come next to the
+ * key's: it must not name one of TKeyRow's.
+ */
+function keyedStatement(select: string): { name: string; text: string } {
+  let statement = keyedStatements.get(select);
+  if (!statement) {
+    const text = `WITH k AS (${AUTH_SQL})
+     SELECT k.*, r.* FROM k LEFT JOIN LATERAL (${select}) r ON k."revokedAt" IS NULL`;
+    statement = { name: `rss_key_${createHash("sha1").update(text).digest("base64url")}`, text };
+    if (keyedStatements.size >= MAX_KEYED_STATEMENTS) keyedStatements.clear();
+    keyedStatements.set(select, statement);
+  }
+  return statement;
+}
+
 /**
  * The key read and a caller's read in one statement. The caller's row comes back only for a valid,
  * unrevoked key (null otherwise, and for a key of another client the caller must not use it:
@@ -176,13 +198,7 @@ export async function authenticateApiKeyWithRead(
       return `$${values.length}::${cast}`;
     },
   };
-  const select = read.build(params, `k."clientId"`);
-  // the read's columns next to the key's: it must not name one of TKeyRow's
-  // a named statement (planned once per connection; its text is the same for every request of a
-  // client at one configuration): see `prepared` in lib/screening/hot/sql.ts
-  const text = `WITH k AS (${AUTH_SQL})
-     SELECT k.*, r.* FROM k LEFT JOIN LATERAL (${select}) r ON k."revokedAt" IS NULL`;
-  const name = `rss_key_${createHash("sha1").update(text).digest("base64url")}`;
+  const { name, text } = keyedStatement(read.build(params, `k."clientId"`));
   const { rows } = await pgPool().query<TKeyRow & Record<string, unknown>>({ name, text, values });
   const client = acceptedKey(rows[0]);
   remember(hash, client);

@@ -71,6 +71,40 @@ export class Params {
   }
 }
 
+/** A parameter read from the request when a cached statement is filled (TemplateParams.input). */
+class Slot<I> {
+  constructor(readonly get: (input: I) => unknown) {}
+}
+
+/**
+ * The parameters of a statement built once per shape and reused for every request of that shape:
+ * `add` keeps a constant (a rule's literal, a JSON path), `input` a slot that `fill` reads from each
+ * request's input. Placeholders are numbered after the caller's first `offset` parameters.
+ */
+export class TemplateParams<I> {
+  readonly values: unknown[] = [];
+  constructor(private readonly offset = 0) {}
+  add(value: unknown, cast: string): string {
+    this.values.push(value === undefined ? null : value);
+    return `$${this.offset + this.values.length}::${cast}`;
+  }
+  input(get: (input: I) => unknown, cast: string): string {
+    this.values.push(new Slot(get));
+    return `$${this.offset + this.values.length}::${cast}`;
+  }
+  /** Appends one request's values to `values`, which holds the caller's `offset` parameters. */
+  fill(values: unknown[], input: I): void {
+    if (values.length !== this.offset) throw new Error("statement template filled at the wrong offset");
+    for (const v of this.values) {
+      if (!(v instanceof Slot)) values.push(v);
+      else {
+        const value = (v as Slot<I>).get(input);
+        values.push(value === undefined ? null : value);
+      }
+    }
+  }
+}
+
 /** A SQL error the caller's retry loop handles (two first submissions of one id raced). */
 export function isUniqueViolation(err: unknown): boolean {
   return (err as { code?: unknown } | null)?.code === "23505";
