@@ -93,11 +93,13 @@ export async function screenTransactionHot({
   prefetched,
 }: THotScreening<TTransaction, TPrefetchedRead>): Promise<TTransactionAssessment> {
   const pool = pgPool();
-  const hash = bodyHash(body);
+  // a prefetched read was planned with this body for this client at these versions: its plan holds
+  // the same hash, configuration and conversion
+  const hash = prefetched?.plan.hash ?? bodyHash(body);
   // both from per-process caches keyed by the versions the key read returned (no query when warm),
   // read before any database transaction opens (the embedded database serves one connection)
-  const config = await screeningConfig(pool, client);
-  const fx = await transactionBaseAmount(client, body);
+  const config = prefetched?.plan.config ?? (await screeningConfig(pool, client));
+  const fx = prefetched?.plan.fx ?? (await transactionBaseAmount(client, body));
   const legacy = sameDevice(body);
   for (let attempt = 0; ; attempt++) {
     try {
