@@ -119,18 +119,27 @@ function validKey(key: string): boolean {
   return key.startsWith(KEY_PREFIX) && key.length <= 200;
 }
 
+/** The hash a key is stored under, or null for a string that cannot be a key (hashed once per request). */
+export function apiKeyHash(key: string): string | null {
+  return validKey(key) ? hashApiKey(key) : null;
+}
+
 export async function authenticateApiKey(key: string): Promise<TClientContext | null> {
-  if (!validKey(key)) return null;
-  const hash = hashApiKey(key);
+  return authenticateApiKeyHash(apiKeyHash(key));
+}
+
+/** authenticateApiKey for a key already hashed (apiKeyHash). */
+export async function authenticateApiKeyHash(hash: string | null): Promise<TClientContext | null> {
+  if (hash === null) return null;
   const { rows } = await pgPool().query<TKeyRow>(AUTH_SQL, [hash]);
   const client = acceptedKey(rows[0]);
   remember(hash, client);
   return client;
 }
 
-/** The client this key resolved to last time in this process (a guess: see authenticateApiKeyWithRead). */
-export function guessClient(key: string): TClientContext | undefined {
-  return validKey(key) ? lastClientByHash.get(hashApiKey(key)) : undefined;
+/** The client this key hash resolved to last time in this process (a guess: see authenticateApiKeyWithRead). */
+export function guessClient(hash: string): TClientContext | undefined {
+  return lastClientByHash.get(hash);
 }
 
 /**
@@ -185,11 +194,10 @@ function keyedStatement(select: string): { name: string; text: string } {
  * compare `client` with the guess the read was planned for).
  */
 export async function authenticateApiKeyWithRead(
-  key: string,
+  hash: string | null,
   read: TKeyedRead,
 ): Promise<{ client: TClientContext | null; row: Record<string, unknown> | null }> {
-  if (!validKey(key)) return { client: null, row: null };
-  const hash = hashApiKey(key);
+  if (hash === null) return { client: null, row: null };
   const values: unknown[] = [hash];
   const params = {
     values,

@@ -95,7 +95,9 @@ function groupValueExpr(
   if (subject === "paymentInstrument" && path === "card.cardFingerprint") {
     return params.input((i) => {
       const record = i.variables[subject];
-      return textValue(getPath(record, ["card", "fingerprint"]) ?? getPath(record, ["card", "cardFingerprint"]));
+      return textValue(
+        getPath(record, ["card", "fingerprint"]) ?? getPath(record, ["card", "cardFingerprint"]),
+      );
     }, "text");
   }
   const keys = segments(path);

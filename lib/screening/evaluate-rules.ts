@@ -94,10 +94,7 @@ export function evaluateRule(
       condition: rule.condition,
       aggregates: rule.aggregates,
     });
-    return evaluatedRule(
-      rule,
-      evaluateCondition(subject, compiled.condition, variables, aggregates.values),
-    );
+    return evaluatedRule(rule, evaluateCondition(subject, compiled.condition, variables, aggregates.values));
   } catch (err) {
     return evaluatedRule(rule, false, (err instanceof Error ? err.message : String(err)).split("\n")[0]!);
   }
