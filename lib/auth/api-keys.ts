@@ -119,18 +119,27 @@ function validKey(key: string): boolean {
   return key.startsWith(KEY_PREFIX) && key.length <= 200;
 }
 
+/** The hash a key is stored under, or null for a string that cannot be a key (hashed once per request). */
+export function apiKeyHash(key: string): string | null {
+  return validKey(key) ? hashApiKey(key) : null;
+}
+
 export async function authenticateApiKey(key: string): Promise<TClientContext | null> {
-  if (!validKey(key)) return null;
-  const hash = hashApiKey(key);
+  return authenticateApiKeyHash(apiKeyHash(key));
+}
+
+/** authenticateApiKey for a key already hashed (apiKeyHash). */
+export async function authenticateApiKeyHash(hash: string | null): Promise<TClientContext | null> {
+  if (hash === null) return null;
   const { rows } = await pgPool().query<TKeyRow>(AUTH_SQL, [hash]);
   const client = acceptedKey(rows[0]);
   remember(hash, client);
   return client;
 }
 
-/** The client this key resolved to last time in this process (a guess: see authenticateApiKeyWithRead). */
-export function guessClient(key: string): TClientContext | undefined {
-  return validKey(key) ? lastClientByHash.get(hashApiKey(key)) : undefined;
+/** The client this key hash resolved to last time in this process (a guess: see authenticateApiKeyWithRead). */
+export function guessClient(hash: string): TClientContext | undefined {
+  return lastClientByHash.get(hash);
 }
 
 /**
@@ -157,17 +166,38 @@ export type TKeyedRead = {
   ) => string;
 };
 
+// By the caller's SELECT: a screening's read is one text per client configuration (often the very
+// same string), so its statement and name are built once, not concatenated and hashed per request.
+const keyedStatements = new Map<string, { name: string; text: string }>();
+const MAX_KEYED_STATEMENTS = 500;
+
+/**
+ * The statement of the key read with a caller's SELECT, as a named statement (planned once per
+ * connection): see `prepared` in lib/screening/hot/sql.ts. The read's columns come next to the
+ * key's: it must not name one of TKeyRow's.
+ */
+function keyedStatement(select: string): { name: string; text: string } {
+  let statement = keyedStatements.get(select);
+  if (!statement) {
+    const text = `WITH k AS (${AUTH_SQL})
+     SELECT k.*, r.* FROM k LEFT JOIN LATERAL (${select}) r ON k."revokedAt" IS NULL`;
+    statement = { name: `rss_key_${createHash("sha1").update(text).digest("base64url")}`, text };
+    if (keyedStatements.size >= MAX_KEYED_STATEMENTS) keyedStatements.clear();
+    keyedStatements.set(select, statement);
+  }
+  return statement;
+}
+
 /**
  * The key read and a caller's read in one statement. The caller's row comes back only for a valid,
  * unrevoked key (null otherwise, and for a key of another client the caller must not use it:
  * compare `client` with the guess the read was planned for).
  */
 export async function authenticateApiKeyWithRead(
-  key: string,
+  hash: string | null,
   read: TKeyedRead,
 ): Promise<{ client: TClientContext | null; row: Record<string, unknown> | null }> {
-  if (!validKey(key)) return { client: null, row: null };
-  const hash = hashApiKey(key);
+  if (hash === null) return { client: null, row: null };
   const values: unknown[] = [hash];
   const params = {
     values,
@@ -176,13 +206,7 @@ export async function authenticateApiKeyWithRead(
       return `$${values.length}::${cast}`;
     },
   };
-  const select = read.build(params, `k."clientId"`);
-  // the read's columns next to the key's: it must not name one of TKeyRow's
-  // a named statement (planned once per connection; its text is the same for every request of a
-  // client at one configuration): see `prepared` in lib/screening/hot/sql.ts
-  const text = `WITH k AS (${AUTH_SQL})
-     SELECT k.*, r.* FROM k LEFT JOIN LATERAL (${select}) r ON k."revokedAt" IS NULL`;
-  const name = `rss_key_${createHash("sha1").update(text).digest("base64url")}`;
+  const { name, text } = keyedStatement(read.build(params, `k."clientId"`));
   const { rows } = await pgPool().query<TKeyRow & Record<string, unknown>>({ name, text, values });
   const client = acceptedKey(rows[0]);
   remember(hash, client);

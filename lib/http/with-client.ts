@@ -1,6 +1,8 @@
 import type { z } from "zod";
 import {
+  apiKeyHash,
   authenticateApiKey,
+  authenticateApiKeyHash,
   authenticateApiKeyWithRead,
   guessClient,
   sameClientState,
@@ -185,16 +187,17 @@ export function withClientRead<S extends z.ZodType, R>(
       } catch (err) {
         invalid = err;
       }
-      const guess = invalid === null ? guessClient(key) : undefined;
+      const hash = apiKeyHash(key);
+      const guess = invalid === null && hash !== null ? guessClient(hash) : undefined;
       // a plan that cannot be made (say the guessed client is gone) falls back to the plain key read
       const planned = guess ? await plan(guess, body!).catch(() => null) : null;
       let client: TClientContext | null;
       let prefetched: R | null = null;
       if (planned) {
-        const keyed = await authenticateApiKeyWithRead(key, planned);
+        const keyed = await authenticateApiKeyWithRead(hash, planned);
         client = keyed.client;
         if (client && keyed.row && sameClientState(client, guess!)) prefetched = planned.result(keyed.row);
-      } else client = await authenticateApiKey(key);
+      } else client = await authenticateApiKeyHash(hash);
       if (!client) throw unauthorized("Invalid or revoked API key");
       await admit(client, options);
       if (invalid !== null) throw invalid;

@@ -84,26 +84,24 @@ function numericExpr(over: TAggregateOver, alias: string, path: string, params: 
 /** The screened record's value for a groupBy path, as a SQL expression. */
 function groupValueExpr(
   subject: TAggregateSubject,
-  subjectId: string,
   path: string,
-  variables: Record<string, unknown>,
-  params: TSqlParams,
+  params: TInputParams<TAggregateInput>,
 ): string {
   if (subject === "transaction" || subject === "event") {
     return `(SELECT ${groupExpr(subject, "s", path, params)} FROM s)`;
   }
-  let value: unknown;
-  const record = variables[subject];
-  if (subject === "user" && path === "userId") value = subjectId;
-  else if (subject === "merchant" && path === "merchantId") value = subjectId;
-  else if (subject === "paymentInstrument" && path === "card.cardFingerprint") {
-    value = getPath(record, ["card", "fingerprint"]) ?? getPath(record, ["card", "cardFingerprint"]);
-  } else value = getPath(record, segments(path));
-  const text =
-    typeof value === "string" || typeof value === "number" || typeof value === "boolean"
-      ? String(value)
-      : null;
-  return params.add(text, "text");
+  if (subject === "user" && path === "userId") return params.input((i) => i.subjectId, "text");
+  if (subject === "merchant" && path === "merchantId") return params.input((i) => i.subjectId, "text");
+  if (subject === "paymentInstrument" && path === "card.cardFingerprint") {
+    return params.input((i) => {
+      const record = i.variables[subject];
+      return textValue(
+        getPath(record, ["card", "fingerprint"]) ?? getPath(record, ["card", "cardFingerprint"]),
+      );
+    }, "text");
+  }
+  const keys = segments(path);
+  return params.input((i) => textValue(getPath(i.variables[subject], keys)), "text");
 }
 
 function aggregateSql(
@@ -197,27 +195,45 @@ export type TAggregateArgs = {
   screened?: TScreenedRow;
 };
 
+/** What an aggregate read's parameter values are computed from: the screened record and its variables. */
+export type TAggregateInput = Pick<TAggregateArgs, "clientId" | "subjectId" | "timestamp" | "variables"> & {
+  /** The screened record as a virtual row (TScreenedRow's `row`); only read when the shape has one. */
+  screenedRow?: Record<string, unknown>;
+};
+
+/**
+ * Parameters of a statement whose text depends only on its shape: `add` takes a constant (a rule's
+ * literal, a JSON path), `input` a value read from the request (TAggregateInput). A cached template
+ * records `input` as a slot filled per request; an immediate build reads it at once.
+ */
+export type TInputParams<I> = TSqlParams & { input: (get: (input: I) => unknown, cast: string) => string };
+
+/** What the text of an aggregate read depends on (besides the caller's parameters before it). */
+export type TAggregateShape = {
+  subject: TAggregateSubject;
+  aggregates: TAggregateRequest[];
+  /** The table of the screened record read as a virtual row (`screened`), if any. */
+  screenedOver?: TAggregateOver;
+  /** SQL of the client id in the caller's statement (e.g. the API key's, read by the same statement) */
+  clientSql?: string;
+};
+
+function textValue(value: unknown): string | null {
+  return typeof value === "string" || typeof value === "number" || typeof value === "boolean"
+    ? String(value)
+    : null;
+}
+
 /**
  * The aggregates of one screening as parts of a statement the caller builds (so that they can
  * travel with other reads in one round trip): CTEs (without WITH; names `s`, may be empty), one
  * select-list expression per distinct aggregate (`columns`, to be selected AS `${prefix}${i}`), and
- * `read` turning the result row back into values. Parameters are added to `params`.
+ * `read` turning the result row back into values. The text depends on the shape only: a caller can
+ * build it once per client configuration and fill the values per request (TInputParams).
  */
-export function aggregateQuery(
-  params: TSqlParams,
-  {
-    clientId,
-    subject,
-    subjectId,
-    timestamp,
-    variables,
-    aggregates,
-    screened,
-    clientSql,
-  }: TAggregateArgs & {
-    /** SQL of the client id in the caller's statement (e.g. the API key's, read by the same statement) */
-    clientSql?: string;
-  },
+export function aggregateTemplate(
+  params: TInputParams<TAggregateInput>,
+  { subject, aggregates, screenedOver, clientSql }: TAggregateShape,
 ): {
   ctes: string[];
   columns: string[];
@@ -229,29 +245,30 @@ export function aggregateQuery(
   const columns: string[] = [];
   const ctes: string[] = [];
   if (unique.size > 0) {
-    const c = clientSql ?? params.add(clientId, "text");
-    const to = params.add(new Date(timestamp).toISOString(), "timestamptz");
+    const c = clientSql ?? params.input((i) => i.clientId, "text");
+    const to = params.input((i) => new Date(i.timestamp).toISOString(), "timestamptz");
     const needsScreenedRow = subject === "transaction" || subject === "event";
     // added on first use: a parameter the statement never references has no type (when no aggregate
     // reads the screened record's own table, e.g. an event screening counting transactions only)
     let screenedIdSql: string | null = null;
-    const screenedId = () => (screenedIdSql ??= params.add(subjectId, "text"));
-    if (screened) {
+    const screenedId = () => (screenedIdSql ??= params.input((i) => i.subjectId, "text"));
+    if (screenedOver) {
       ctes.push(
-        `s AS (SELECT * FROM jsonb_populate_record(NULL::${TABLES[screened.over]}, ${params.add(JSON.stringify(screened.row), "jsonb")}))`,
+        `s AS (SELECT * FROM jsonb_populate_record(NULL::${TABLES[screenedOver]}, ${params.input((i) => JSON.stringify(i.screenedRow), "jsonb")}))`,
       );
     } else if (needsScreenedRow) {
       ctes.push(
-        `s AS (SELECT * FROM ${TABLES[subject as TAggregateOver]} WHERE "clientId" = ${c} AND "id" = ${params.add(subjectId, "text")})`,
+        `s AS (SELECT * FROM ${TABLES[subject as TAggregateOver]} WHERE "clientId" = ${c} AND "id" = ${params.input((i) => i.subjectId, "text")})`,
       );
     }
     for (const [key, request] of unique) {
       const { spec } = request;
-      const from = params.add(new Date(timestamp - windowMs(spec.window)).toISOString(), "timestamptz");
-      const groupValue = groupValueExpr(subject, subjectId, spec.groupBy, variables, params);
+      const window = windowMs(spec.window);
+      const from = params.input((i) => new Date(i.timestamp - window).toISOString(), "timestamptz");
+      const groupValue = groupValueExpr(subject, spec.groupBy, params);
       // the stored history, or (screened record of this table) the history with the virtual row
       const source =
-        screened && screened.over === spec.over
+        screenedOver === spec.over
           ? `(SELECT * FROM ${TABLES[spec.over]} WHERE "id" <> ${screenedId()} UNION ALL SELECT * FROM s)`
           : TABLES[spec.over];
       const base =
@@ -293,6 +310,30 @@ export function aggregateQuery(
     return results;
   };
   return { ctes, columns, read };
+}
+
+/** aggregateTemplate built for one request: every value added to `params` at once. */
+export function aggregateQuery(
+  params: TSqlParams,
+  args: TAggregateArgs & {
+    /** SQL of the client id in the caller's statement (e.g. the API key's, read by the same statement) */
+    clientSql?: string;
+  },
+): ReturnType<typeof aggregateTemplate> {
+  const input: TAggregateInput = { ...args, screenedRow: args.screened?.row };
+  return aggregateTemplate(
+    {
+      values: params.values,
+      add: (value, cast) => params.add(value, cast),
+      input: (get, cast) => params.add(get(input), cast),
+    },
+    {
+      subject: args.subject,
+      aggregates: args.aggregates,
+      screenedOver: args.screened?.over,
+      clientSql: args.clientSql,
+    },
+  );
 }
 
 /**

@@ -53,12 +53,21 @@ export function assessment(
 
 /** Stable JSON (sorted keys) so that the same body always hashes the same. */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (Array.isArray(value)) {
+    let out = "[";
+    for (let i = 0; i < value.length; i++) out += (i ? "," : "") + canonicalJson(value[i]);
+    return `${out}]`;
+  }
   if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+    const object = value as Record<string, unknown>;
+    // sort() without a comparator orders by UTF-16 code units, as `<` does
+    const keys = Object.keys(object).sort();
+    let out = "";
+    for (const key of keys) {
+      const v = object[key];
+      if (v !== undefined) out += `${out ? "," : ""}${JSON.stringify(key)}:${canonicalJson(v)}`;
+    }
+    return `{${out}}`;
   }
   return JSON.stringify(value) ?? "null";
 }

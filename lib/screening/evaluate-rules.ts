@@ -62,13 +62,9 @@ export type TTriggeredRule = {
 /** Values one rule saw, by aggregate name; `errors` names aggregates that could not be computed. */
 export type TRuleAggregates = { values: Record<string, number | null>; errors: Record<string, string> };
 
-export function evaluateRule(
-  subject: TRuleSubject,
-  rule: TLoadedRule,
-  variables: Record<string, unknown>,
-  aggregates: TRuleAggregates,
-): TEvaluatedRule {
-  const base = {
+/** The evaluation record of one rule (its fields in this order: they are stored as JSON). */
+function evaluatedRule(rule: TLoadedRule, triggered: boolean, error?: string): TEvaluatedRule {
+  const evaluated: TEvaluatedRule = {
     ruleId: rule.ruleId,
     ruleRef: rule.ruleRef,
     versionId: rule.versionId,
@@ -77,29 +73,36 @@ export function evaluateRule(
     name: rule.name,
     level: rule.riskLevel,
     recommendedAction: rule.recommendedAction,
+    triggered,
   };
-  const aggregateError = Object.entries(aggregates.errors)[0];
-  if (aggregateError)
-    return { ...base, triggered: false, error: `aggregates.${aggregateError[0]}: ${aggregateError[1]}` };
+  if (error !== undefined) evaluated.error = error;
+  return evaluated;
+}
+
+export function evaluateRule(
+  subject: TRuleSubject,
+  rule: TLoadedRule,
+  variables: Record<string, unknown>,
+  aggregates: TRuleAggregates,
+): TEvaluatedRule {
+  for (const name in aggregates.errors)
+    return evaluatedRule(rule, false, `aggregates.${name}: ${aggregates.errors[name]}`);
   try {
-    const compiled = compiledRuleVersion({ ...rule, id: rule.versionId, subject });
-    return {
-      ...base,
-      triggered: evaluateCondition(subject, compiled.condition, variables, aggregates.values),
-    };
+    const compiled = compiledRuleVersion({
+      id: rule.versionId,
+      subject,
+      condition: rule.condition,
+      aggregates: rule.aggregates,
+    });
+    return evaluatedRule(rule, evaluateCondition(subject, compiled.condition, variables, aggregates.values));
   } catch (err) {
-    return {
-      ...base,
-      triggered: false,
-      error: (err instanceof Error ? err.message : String(err)).split("\n")[0]!,
-    };
+    return evaluatedRule(rule, false, (err instanceof Error ? err.message : String(err)).split("\n")[0]!);
   }
 }
 
 /** Outcome and the contract's triggered list (active rules only, most severe first). */
 export function outcomeOf(rules: readonly TLoadedRule[], evaluated: readonly TEvaluatedRule[]) {
   const outcome = composeOutcome(evaluated);
-  const byRef = new Map(rules.map((r) => [r.ruleRef, r]));
   const hits = evaluated
     .filter((e) => e.status === "active" && e.triggered)
     .sort(
@@ -109,11 +112,12 @@ export function outcomeOf(rules: readonly TLoadedRule[], evaluated: readonly TEv
           ACTION_SEVERITY.indexOf(b.recommendedAction as never) ||
         a.ruleId.localeCompare(b.ruleId),
     );
+  const byRef = hits.length ? new Map(rules.map((r) => [r.ruleRef, r])) : null;
   const triggered: TTriggeredRule[] = hits.map((e) => ({
     id: e.ruleId,
     name: e.name,
     level: e.level,
-    reason: byRef.get(e.ruleRef)?.reason ?? "",
+    reason: byRef!.get(e.ruleRef)?.reason ?? "",
     recommendedAction: e.recommendedAction,
   }));
   return { ...outcome, triggered, hits };

@@ -63,7 +63,12 @@ export function planAggregates(
     const specs = Object.values(rule.aggregates ?? {}) as TAggregateDefinition[];
     if (specs.length === 0) continue;
     try {
-      const compiled = compiledRuleVersion({ ...rule, id: rule.versionId, subject });
+      const compiled = compiledRuleVersion({
+        id: rule.versionId,
+        subject,
+        condition: rule.condition,
+        aggregates: rule.aggregates,
+      });
       for (const [name, spec] of Object.entries(rule.aggregates))
         requests.push({ spec, where: compiled.wheres[name] });
     } catch (err) {
@@ -73,6 +78,24 @@ export function planAggregates(
   return { requests, compileErrors };
 }
 
+// A rule's aggregates as (name, aggregateKey) pairs: the rules of the hot path are the cached
+// configuration's objects, so this is computed once per rule version and process, not per screening.
+const aggregateKeysByRule = new WeakMap<TLoadedRule, ReadonlyArray<readonly [string, string]>>();
+
+function ruleAggregateKeys(rule: TLoadedRule): ReadonlyArray<readonly [string, string]> {
+  let keys = aggregateKeysByRule.get(rule);
+  if (!keys) {
+    keys = Object.entries(rule.aggregates ?? {}).map(([name, spec]) => [name, aggregateKey(spec)] as const);
+    aggregateKeysByRule.set(rule, keys);
+  }
+  return keys;
+}
+
+const NO_AGGREGATES: TRuleAggregates = Object.freeze({
+  values: Object.freeze({}),
+  errors: Object.freeze({}),
+}) as TRuleAggregates;
+
 /** Evaluates the rules against the variables and the computed aggregates: the decision's content. */
 export function evaluateRules(
   rules: readonly TLoadedRule[],
@@ -81,31 +104,36 @@ export function evaluateRules(
   values: ReadonlyMap<string, TAggregateValue>,
   compileErrors: ReadonlyMap<string, string>,
   /** Wraps each rule's evaluation (a hook for per-screening context such as sanctions matches). */
-  wrap: (evaluate: () => TEvaluatedRule) => TEvaluatedRule = (evaluate) => evaluate(),
+  wrap?: (evaluate: () => TEvaluatedRule) => TEvaluatedRule,
 ) {
   const aggregatesByVersion: Record<string, Record<string, number | null>> = {};
   const evaluated = rules.map((rule) => {
-    const seen: TRuleAggregates = { values: {}, errors: {} };
-    // a version that no longer compiles reports that error from evaluateRule
-    if (!compileErrors.has(rule.versionId)) {
-      for (const [name, spec] of Object.entries(rule.aggregates ?? {})) {
-        const result = values.get(aggregateKey(spec));
-        if (!result) seen.errors[name] = "not computed";
-        else if ("error" in result) seen.errors[name] = result.error;
-        else seen.values[name] = result.value;
+    const keys = ruleAggregateKeys(rule);
+    let seen = NO_AGGREGATES;
+    if (keys.length) {
+      seen = { values: {}, errors: {} };
+      // a version that no longer compiles reports that error from evaluateRule
+      if (!compileErrors.has(rule.versionId)) {
+        for (const [name, key] of keys) {
+          const result = values.get(key);
+          if (!result) seen.errors[name] = "not computed";
+          else if ("error" in result) seen.errors[name] = result.error;
+          else seen.values[name] = result.value;
+        }
       }
+      aggregatesByVersion[rule.versionId] = seen.values;
     }
-    if (Object.keys(rule.aggregates ?? {}).length) aggregatesByVersion[rule.versionId] = seen.values;
-    return wrap(() => evaluateRule(subject, rule, variables, seen));
+    return wrap
+      ? wrap(() => evaluateRule(subject, rule, variables, seen))
+      : evaluateRule(subject, rule, variables, seen);
   });
 
   const { riskLevel, recommendedAction, triggered, hits } = outcomeOf(rules, evaluated);
-  const byRef = new Map(rules.map((r) => [r.ruleRef, r]));
-  const firedActive: TFiredRule[] = hits.map((e) => ({
+  const firedActive: TFiredRule[] = hits.map((e, i) => ({
     id: e.ruleId,
     name: e.name,
     level: e.level,
-    reason: byRef.get(e.ruleRef)?.reason ?? "",
+    reason: triggered[i]!.reason,
     recommendedAction: e.recommendedAction,
     ruleRef: e.ruleRef,
     versionId: e.versionId,

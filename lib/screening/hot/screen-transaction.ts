@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from "pg";
 import type { TClientContext, TKeyedRead } from "@/lib/auth/api-keys";
 import { pgPool } from "@/lib/db";
-import { aggregateQuery, type TAggregateValue } from "@/lib/screening/aggregates";
+import { aggregateTemplate, type TAggregateInput, type TAggregateValue } from "@/lib/screening/aggregates";
 import type { TLoadedRule } from "@/lib/screening/evaluate-rules";
 import { assessment, bodyHash, type TRiskAssessment } from "@/lib/screening/assessment";
 import { screeningConfig, type TScreeningConfig, type THotScreening } from "@/lib/screening/hot/config";
@@ -19,6 +19,7 @@ import {
   Params,
   prepared,
   RetryScreening,
+  TemplateParams,
 } from "@/lib/screening/hot/sql";
 import {
   deviceIdentifiers,
@@ -92,11 +93,13 @@ export async function screenTransactionHot({
   prefetched,
 }: THotScreening<TTransaction, TPrefetchedRead>): Promise<TTransactionAssessment> {
   const pool = pgPool();
-  const hash = bodyHash(body);
+  // a prefetched read was planned with this body for this client at these versions: its plan holds
+  // the same hash, configuration and conversion
+  const hash = prefetched?.plan.hash ?? bodyHash(body);
   // both from per-process caches keyed by the versions the key read returned (no query when warm),
   // read before any database transaction opens (the embedded database serves one connection)
-  const config = await screeningConfig(pool, client);
-  const fx = await transactionBaseAmount(client, body);
+  const config = prefetched?.plan.config ?? (await screeningConfig(pool, client));
+  const fx = prefetched?.plan.fx ?? (await transactionBaseAmount(client, body));
   const legacy = sameDevice(body);
   for (let attempt = 0; ; attempt++) {
     try {
@@ -205,6 +208,26 @@ type TPlan = {
   upserted?: boolean;
 };
 
+/** The transaction rules of a configuration and the aggregates they need: one per configuration. */
+type TRuleSet = {
+  rules: readonly TLoadedRule[];
+  plan: ReturnType<typeof planAggregates>;
+  /** Read statements by shape (readTemplate). */
+  reads: Map<string, TReadTemplate>;
+};
+
+const ruleSets = new WeakMap<TScreeningConfig, TRuleSet>();
+
+function ruleSet(config: TScreeningConfig): TRuleSet {
+  let set = ruleSets.get(config);
+  if (!set) {
+    const rules = config.rules.get("transaction") ?? [];
+    set = { rules, plan: planAggregates(rules, "transaction"), reads: new Map() };
+    ruleSets.set(config, set);
+  }
+  return set;
+}
+
 function planScreening(
   clientId: string,
   config: TScreeningConfig,
@@ -213,7 +236,7 @@ function planScreening(
   hash: string,
 ): TPlan {
   const now = new Date();
-  const rules = config.rules.get("transaction") ?? [];
+  const { rules, plan } = ruleSet(config);
   return {
     clientId,
     config,
@@ -223,46 +246,79 @@ function planScreening(
     now,
     columns: recordColumns(clientId, body, fx, hash, now),
     rules,
-    plan: planAggregates(rules, "transaction"),
+    plan,
     variables: { transaction: withBaseAmount(body, fx) },
     started: performance.now(),
   };
 }
 
+/** What the values of a read are computed from (its text depends on the shape only). */
+type TReadInput = TAggregateInput & { userId: string; merchantId: string | null };
+
+type TReadTemplate = {
+  sql: string;
+  params: TemplateParams<TReadInput>;
+  aggregates: (row: Record<string, unknown>) => Map<string, TAggregateValue>;
+};
+
 /**
  * The read statement: idempotency, stored user and merchant, every aggregate (the record as a
- * virtual row). Every tenant predicate uses `clientSql`.
+ * virtual row), every tenant predicate on `clientSql` (null: the client id is its first parameter).
+ * Its text depends only on the configuration's rules, on where it sits in the caller's statement
+ * (`offset` parameters before it, `clientSql`) and on an inline merchant: built once per shape.
  */
-function readStatement(
+function readTemplate(
   plan: TPlan,
-  params: { add: (value: unknown, cast: string) => string; values: unknown[] },
-  clientSql: string,
-): { sql: string; aggregates: (row: Record<string, unknown>) => Map<string, TAggregateValue> } {
-  const { body, columns } = plan;
-  const virtualRow = Object.fromEntries(
-    Object.entries(columns).map(([k, [v]]) => [k, k === "data" ? body : v]),
-  );
-  const aggregates = aggregateQuery(params, {
-    clientId: plan.clientId,
-    clientSql,
+  { offset, clientSql }: { offset: number; clientSql: string | null },
+): TReadTemplate {
+  const { reads } = ruleSet(plan.config);
+  const inlineMerchant = merchantHashColumn(plan.body);
+  const key = `${offset}\u0000${clientSql ?? ""}\u0000${inlineMerchant}`;
+  let template = reads.get(key);
+  if (template) return template;
+  const params = new TemplateParams<TReadInput>(offset);
+  const c = clientSql ?? params.input((i) => i.clientId, "text");
+  const aggregates = aggregateTemplate(params, {
     subject: "transaction",
-    subjectId: body.id,
-    timestamp: body.timestamp,
-    variables: plan.variables,
     aggregates: plan.plan.requests,
-    screened: { over: "transaction", row: virtualRow },
+    screenedOver: "transaction",
+    clientSql: c,
   });
   const sql = `${aggregates.ctes.length ? `WITH ${aggregates.ctes.join(",\n")} ` : ""}
      SELECT st."bodyHash", st."status", st."riskLevel", st."recommendedAction", st."assessedAt", d."response",
        u."data" AS "userData", u."status" AS "userStatus", u."createdAt" AS "userCreatedAt",
        m."data" AS "merchantData", m."status" AS "merchantStatus", m."createdAt" AS "merchantCreatedAt"
-       ${merchantHashColumn(body)}${aggregates.columns.map((col, i) => `, ${col} AS "a${i}"`).join("")}
+       ${inlineMerchant}${aggregates.columns.map((col, i) => `, ${col} AS "a${i}"`).join("")}
      FROM (SELECT 1) one
-     LEFT JOIN "transactions" st ON st."clientId" = ${clientSql} AND st."id" = ${params.add(body.id, "text")}
+     LEFT JOIN "transactions" st ON st."clientId" = ${c} AND st."id" = ${params.input((i) => i.subjectId, "text")}
      LEFT JOIN "decisions" d ON d."id" = st."decisionId"
-     LEFT JOIN "users" u ON u."clientId" = ${clientSql} AND u."id" = ${params.add(columns.userId[0], "text")}
-     LEFT JOIN "merchants" m ON m."clientId" = ${clientSql} AND m."id" = ${params.add(columns.merchantId[0], "text")}`;
-  return { sql, aggregates: (row) => aggregates.read(row) };
+     LEFT JOIN "users" u ON u."clientId" = ${c} AND u."id" = ${params.input((i) => i.userId, "text")}
+     LEFT JOIN "merchants" m ON m."clientId" = ${c} AND m."id" = ${params.input((i) => i.merchantId, "text")}`;
+  template = { sql, params, aggregates: aggregates.read };
+  reads.set(key, template);
+  return template;
+}
+
+/** The read of this screening, its values appended to `values`: see readTemplate. */
+function readStatement(
+  plan: TPlan,
+  values: unknown[],
+  clientSql: string | null,
+): { sql: string; aggregates: (row: Record<string, unknown>) => Map<string, TAggregateValue> } {
+  const template = readTemplate(plan, { offset: values.length, clientSql });
+  const { body, columns } = plan;
+  const screenedRow: Record<string, unknown> = {};
+  for (const [k, [v]] of Object.entries(columns)) screenedRow[k] = k === "data" ? body : v;
+  template.params.fill(values, {
+    clientId: plan.clientId,
+    subjectId: body.id,
+    timestamp: body.timestamp,
+    variables: plan.variables,
+    screenedRow,
+    userId: columns.userId[0],
+    merchantId: columns.merchantId[0],
+  });
+  return template;
 }
 
 /** A screening's read planned to travel with the API key read (see withClientRead). */
@@ -288,7 +344,7 @@ export async function plannedTransactionRead(
   let read: ((row: Record<string, unknown>) => Map<string, TAggregateValue>) | undefined;
   return {
     build: (params, clientSql) => {
-      const statement = readStatement(plan, params, clientSql);
+      const statement = readStatement(plan, params.values, clientSql);
       read = statement.aggregates;
       return statement.sql;
     },
@@ -309,9 +365,9 @@ async function screenOnce(
     stored = prefetched.row;
     aggregates = prefetched.read;
   } else {
-    const r = new Params();
-    const statement = readStatement(plan, r, r.add(clientId, "text"));
-    stored = (await db.query<TReadRow>(prepared(statement.sql, r.values))).rows[0]!;
+    const values: unknown[] = [];
+    const statement = readStatement(plan, values, null);
+    stored = (await db.query<TReadRow>(prepared(statement.sql, values))).rows[0]!;
     aggregates = statement.aggregates;
   }
   // an identical resubmission answers what was stored (in a transaction: its upserts roll back)
