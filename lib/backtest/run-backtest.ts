@@ -307,8 +307,7 @@ export async function continueBacktest(
     last = item;
   }
 
-  const done =
-    last === items[items.length - 1] && items.length < Math.min(500, Math.max(1, batchSize));
+  const done = last === items[items.length - 1] && items.length < Math.min(500, Math.max(1, batchSize));
   const updated = await prisma.backtestRun.updateMany({
     // the run as read: another batch applied meanwhile (or a new run) leaves this one unapplied
     where: { id: run.id, cursor: run.cursor, processed: run.processed, createdAt: run.createdAt },

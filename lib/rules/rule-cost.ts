@@ -165,7 +165,8 @@ function patternProblems(ast: ASTNode): Array<{ message: string; start: number; 
   const problems: Array<{ message: string; start: number; end: number }> = [];
   const visit = (node: TNode & { start?: number; end?: number }): void => {
     if (node.op === "rcall" && (node.args as unknown[])[0] === "matches") {
-      const pattern = nodes((node.args as unknown[])[2])[0] as (TNode & { start: number; end: number }) | undefined;
+      const pattern = nodes((node.args as unknown[])[2])[0] as
+        (TNode & { start: number; end: number }) | undefined;
       if (pattern?.op === "value" && typeof pattern.args === "string") {
         const problem = patternProblem(pattern.args);
         if (problem) {
@@ -194,8 +195,9 @@ export function safetyProblems(
   source: string,
   ast: ASTNode,
 ): Array<{ field: string; message: string; start?: number; end?: number }> {
-  const problems: Array<{ field: string; message: string; start?: number; end?: number }> =
-    patternProblems(ast).map((p) => ({ field, ...p, message: `${position(source, p.start)}: ${p.message}` }));
+  const problems: Array<{ field: string; message: string; start?: number; end?: number }> = patternProblems(
+    ast,
+  ).map((p) => ({ field, ...p, message: `${position(source, p.start)}: ${p.message}` }));
   const cost = costProblem(ast);
   if (cost) problems.push({ field, message: cost });
   return problems;
