@@ -28,8 +28,9 @@ test("the editor refuses a rule over the cost bound and an invalid RE2 pattern",
   );
   await page.screenshot({ path: `${SHOTS}/rule-regex-refused.png`, fullPage: true });
 
+  // a pattern that backtracks in JavaScript is fine: RE2 matches it in linear time
   await condition.fill("transaction.actionType.matches('^(a+)+$')");
-  await expect(page.getByTestId("validation-state")).toHaveText("Valid");
+  await expect(error).toHaveCount(0);
 });
 
 test("a reviewer drafts a rule but cannot publish it", async ({ page, baseURL }) => {
