@@ -4,7 +4,7 @@ import { prisma } from "@/lib/db";
 import { notFound } from "@/lib/http/errors";
 import { writeAudit } from "@/lib/admin/audit";
 import type { TCreateTeamMember } from "@/lib/admin/schemas";
-import { accountKey } from "@/lib/auth/sign-in";
+import { accountKey, lockHolds } from "@/lib/auth/sign-in";
 
 export type TTeamMember = {
   id: string;
@@ -13,7 +13,7 @@ export type TTeamMember = {
   role: string;
   createdAt: number;
   disabledAt: number | null;
-  /** Sign-in locked after repeated failures (until an admin unlocks it). */
+  /** Sign-in locked after repeated failures (until it lifts by itself or an admin unlocks it). */
   locked: boolean;
   /** Sign-in backed off until then after failures, or null. */
   blockedUntil: number | null;
@@ -38,7 +38,7 @@ export async function listTeam(user: TSessionUser): Promise<TTeamMember[]> {
       ...r,
       createdAt: r.createdAt.getTime(),
       disabledAt: r.disabledAt?.getTime() ?? null,
-      locked: Boolean(t?.lockedAt),
+      locked: lockHolds(t?.lockedAt, new Date(now)),
       blockedUntil: blockedUntil !== null && blockedUntil > now ? blockedUntil : null,
     };
   });

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
+import { unlockSignIn } from "@/lib/auth/sign-in";
 import { configureClient } from "@/lib/clients/configure-client";
 import { createClient } from "@/lib/clients/create-client";
 import { FEATURES, RECOMMENDED_ACTIONS } from "@/lib/clients/schemas";
@@ -89,6 +90,7 @@ export const commands: Record<string, TCommand> = {
       throw err;
     }
   },
+  "user unlock": async (args) => unlockSignIn(requireFlag(args, "email")),
 };
 
 export function describeError(err: unknown): string {

@@ -1,5 +1,6 @@
 // `lists import` (CLI) and the dashboard's CSV upload: one parser, one all-or-nothing write.
 import { prisma, type Tx } from "@/lib/db";
+import { MAX_EPOCH_MS } from "@/lib/validation/timestamps";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { auditListChange, type TListActor } from "@/lib/lists/audit-list-change";
 import { entryKey } from "@/lib/lists/entry-key";
@@ -50,6 +51,7 @@ export async function parseListCsv(
       if (expiresText !== "") {
         if (!/^\d{1,15}$/.test(expiresText))
           fail(`expiresAt '${expiresText}' is not a time in epoch milliseconds`);
+        if (Number(expiresText) > MAX_EPOCH_MS) fail(`expiresAt '${expiresText}' is after the year 9999`);
         expiresAt = new Date(Number(expiresText));
       }
       const first = lineOfKey.get(key.key);

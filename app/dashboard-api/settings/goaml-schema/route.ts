@@ -16,6 +16,6 @@ export const PUT = dashboardRoute("settings.manage", async ({ user, request }) =
   if (Buffer.byteLength(xsd) > MAX_XSD_BYTES) return tooLarge();
   const name = new URL(request.url).searchParams.get("name") ?? "";
   return setGoamlSchema(user, { name, xsd });
-});
+}, { bodyTypes: ["application/xml", "text/xml"] });
 
 export const DELETE = dashboardRoute("settings.manage", async ({ user }) => resetGoamlSchema(user));
