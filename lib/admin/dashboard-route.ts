@@ -47,9 +47,11 @@ export function dashboardRoute<P = Record<string, string>>(
   const handle = async (req: Request, route: TRouteContext): Promise<Response> => {
     try {
       // Before the session is read: a forged request learns nothing, not even whether a session exists.
-      const refusal = crossOriginRefusal(req, env.NEXTAUTH_URL) ?? bodyTypeRefusal(req, bodyTypes);
-      if (refusal) return errorResponse(refusal);
+      const forged = crossOriginRefusal(req, env.NEXTAUTH_URL);
+      if (forged) return errorResponse(forged);
       const user = await requirePermission(permission);
+      const wrongType = bodyTypeRefusal(req, bodyTypes);
+      if (wrongType) return errorResponse(wrongType);
       const url = new URL(req.url);
       const result = await handler({
         user,

@@ -19,7 +19,7 @@ export type TTeamMember = {
   blockedUntil: number | null;
 };
 
-export async function listTeam(user: TSessionUser): Promise<TTeamMember[]> {
+export async function listTeam(user: TSessionUser, at = new Date()): Promise<TTeamMember[]> {
   const rows = await prisma.dashboardUser.findMany({
     where: { clientId: user.clientId },
     orderBy: [{ email: "asc" }],
@@ -30,7 +30,7 @@ export async function listTeam(user: TSessionUser): Promise<TTeamMember[]> {
     where: { key: { in: rows.map((r) => accountKey(r.email)) } },
   });
   const byKey = new Map(throttles.map((t) => [t.key, t]));
-  const now = Date.now();
+  const now = at.getTime();
   return rows.map((r) => {
     const t = byKey.get(accountKey(r.email));
     const blockedUntil = t?.blockedUntil?.getTime() ?? null;

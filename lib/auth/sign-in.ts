@@ -64,12 +64,12 @@ async function recordFailure(tx: Tx, key: string, now: Date, free: number, lockA
       failures = CASE
         WHEN sign_in_throttles."lockedAt" IS NULL AND sign_in_throttles."lastFailureAt" < ${forgetBefore}
         THEN 1
-        WHEN sign_in_throttles."lockedAt" < ${lockSetBefore} THEN 1
+        WHEN sign_in_throttles."lockedAt" <= ${lockSetBefore} THEN 1
         ELSE sign_in_throttles.failures + 1 END,
       "lockedAt" = CASE
-        WHEN sign_in_throttles."lockedAt" < ${lockSetBefore} THEN NULL ELSE sign_in_throttles."lockedAt" END,
+        WHEN sign_in_throttles."lockedAt" <= ${lockSetBefore} THEN NULL ELSE sign_in_throttles."lockedAt" END,
       "blockedUntil" = CASE
-        WHEN sign_in_throttles."lockedAt" < ${lockSetBefore} THEN NULL ELSE sign_in_throttles."blockedUntil" END,
+        WHEN sign_in_throttles."lockedAt" <= ${lockSetBefore} THEN NULL ELSE sign_in_throttles."blockedUntil" END,
       "lastFailureAt" = ${now}
     RETURNING failures, "lockedAt"`;
   const failures = row?.failures ?? 1;

@@ -3,7 +3,7 @@
 // (SameSite=Lax stops only cross-site ones; a sibling subdomain or another port is "same site"). A
 // state-changing request is therefore accepted only when the browser says it came from this origin,
 // and only with a body type no HTML form can produce without a CORS preflight (which is never granted).
-import { ApiError } from "@/lib/http/errors";
+import { ApiError, validationError } from "@/lib/http/errors";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -60,8 +60,8 @@ function mediaType(value: string): string {
 }
 
 /**
- * Why a state-changing request's body type is refused (415), or null. A request without a body (no
- * Content-Type and no length) is fine; otherwise the type must be one of `accepted`.
+ * Why a state-changing request's body type is refused (400, as a malformed body is), or null. A request
+ * without a body (no Content-Type and no length) is fine; otherwise the type must be one of `accepted`.
  */
 export function bodyTypeRefusal(req: Request, accepted: readonly string[]): ApiError | null {
   if (!isStateChanging(req.method)) return null;
@@ -71,5 +71,5 @@ export function bodyTypeRefusal(req: Request, accepted: readonly string[]): ApiE
   if (type === null && !hasBody) return null;
   if (type !== null && accepted.includes(mediaType(type))) return null;
   const message = `Content-Type must be ${accepted.join(" or ")}`;
-  return new ApiError(415, "VALIDATION_ERROR", message, [`/: ${message}`]);
+  return validationError([`/: ${message}`]);
 }
