@@ -10,7 +10,10 @@ export const PEER_ADDRESS_HEADER = "x-rss-peer-address";
 /** Parses "10.0.0.1, 10.1.0.0/16, ::1" (addresses and CIDRs); throws naming the first bad entry. */
 export function parseTrustedProxies(raw: string | undefined): BlockList {
   const list = new BlockList();
-  for (const entry of (raw ?? "").split(",").map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of (raw ?? "")
+    .split(",")
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const [address = "", bits] = entry.split("/");
     const family = isIP(address);
     const prefix = bits === undefined ? null : Number(bits);
@@ -55,7 +58,10 @@ export function clientAddress({
   const direct = peer ? normalize(peer) : null;
   if (!direct) return null;
   let address = direct;
-  const hops = (forwardedFor ?? "").split(",").map((h) => h.trim()).filter(Boolean);
+  const hops = (forwardedFor ?? "")
+    .split(",")
+    .map((h) => h.trim())
+    .filter(Boolean);
   while (isTrusted(trusted, address)) {
     const next = hops.pop();
     const parsed = next ? normalize(next) : null;

@@ -31,7 +31,15 @@ export async function activeSessionUser(
 ): Promise<TActiveSessionUser | null> {
   const user = await prisma.dashboardUser.findUnique({
     where: { id },
-    select: { id: true, clientId: true, email: true, name: true, role: true, disabledAt: true, sessionVersion: true },
+    select: {
+      id: true,
+      clientId: true,
+      email: true,
+      name: true,
+      role: true,
+      disabledAt: true,
+      sessionVersion: true,
+    },
   });
   if (!user || user.disabledAt || user.sessionVersion !== (version ?? 0)) return null;
   return { id: user.id, clientId: user.clientId, email: user.email, name: user.name, role: user.role };

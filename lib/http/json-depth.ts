@@ -26,7 +26,11 @@ export function nestingIssue(value: unknown, max = MAX_JSON_DEPTH): string | nul
       : Object.entries(item.value as Record<string, unknown>);
     for (const [key, child] of entries)
       if (child !== null && typeof child === "object")
-        stack.push({ value: child, depth: item.depth + 1, path: item.path.length < 2 ? [...item.path, key] : item.path });
+        stack.push({
+          value: child,
+          depth: item.depth + 1,
+          path: item.path.length < 2 ? [...item.path, key] : item.path,
+        });
   }
   return null;
 }

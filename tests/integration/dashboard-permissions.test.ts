@@ -160,7 +160,11 @@ describe("dashboard permissions", () => {
         expect(res.body.error.message, `${route.key}: ${what}`).toMatch(/^Cross-origin request refused/);
       }
       // What an HTML form can send without a preflight, from this very origin.
-      for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]) {
+      for (const type of [
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+      ]) {
         const res = await call(route.handler, {
           method: route.method,
           path,
@@ -170,7 +174,9 @@ describe("dashboard permissions", () => {
         });
         expect(res.status, `${route.key} with ${type}`).toBe(400);
         expectContractError(res, `${route.key} with ${type}`);
-        expect(res.body.error.details[0], route.key).toMatch(/^\/: Content-Type must be application\/(json|xml)/);
+        expect(res.body.error.details[0], route.key).toMatch(
+          /^\/: Content-Type must be application\/(json|xml)/,
+        );
       }
       expect(await countAllRows(), `${route.key} wrote rows while refusing`).toEqual(rowsBefore);
     }

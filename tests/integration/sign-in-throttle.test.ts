@@ -90,7 +90,9 @@ describe("sign-in throttling", () => {
     expect(known.outcomes).not.toContain("signed-in");
     expect(unknown).toEqual(known);
 
-    expect((await listTeam(admin, new Date(t + known.lockedAt))).find((m) => m.id === locked.id)).toMatchObject({
+    expect(
+      (await listTeam(admin, new Date(t + known.lockedAt))).find((m) => m.id === locked.id),
+    ).toMatchObject({
       locked: true,
     });
     const foreign = await unlockTeamMember(adminOther, { id: locked.id }).catch((e: unknown) => e);

@@ -12,7 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
       return createReport({ client, body: report });
     },
     {
-    feature: "reporting",
+      feature: "reporting",
       featureMessage: "Reporting is not enabled for this client",
     },
   ),
