@@ -201,6 +201,46 @@ describe("dashboard permissions", () => {
     signIn(null);
   });
 
+  // Found by an attacker: `{"from":-8640000000000001}` on backtests and `expiresAt: 8640000000000001` on list
+  // entries were 500s. Every time a dashboard route reads is within 1970..9999, or a 400 naming the field.
+  it("refuses times outside 1970..9999 on the dashboard routes with a 400 naming the field", async () => {
+    const routes = new Map((await discoverDashboardRoutes()).map((r) => [r.key, r]));
+    signIn("admin");
+    const cases: [string, { body?: unknown; query?: Record<string, string> }, string][] = [];
+    for (const t of [-8_640_000_000_000_001, 8_640_000_000_000_001, 253_402_300_800_000]) {
+      cases.push(["POST /dashboard-api/backtests", { body: { ruleId: "r", from: t, to: 1 } }, "/from"]);
+      cases.push(["POST /dashboard-api/backtests", { body: { ruleId: "r", from: 1, to: t } }, "/to"]);
+      cases.push([
+        "POST /dashboard-api/lists/{listId}/entries",
+        { body: { value: "1.2.3.4", expiresAt: t } },
+        "/expiresAt",
+      ]);
+      for (const key of ["from", "to"]) {
+        cases.push(["GET /dashboard-api/alerts", { query: { [key]: String(t) } }, `/${key}`]);
+      }
+    }
+    for (const day of ["0000-01-01", "2026-13-45", "9999-99-99"])
+      cases.push(["GET /dashboard-api/transactions", { query: { from: day } }, "/from"]);
+    for (const [key, input, field] of cases) {
+      const route = routes.get(key)!;
+      const rows = await countAllRows();
+      const res = await call(route.handler, {
+        method: route.method,
+        path: key.split(" ")[1],
+        params: Object.fromEntries(route.params.map((p) => [p, `no-such-${p}`])),
+        ...input,
+      });
+      const context = `${key} ${JSON.stringify(input)}`;
+      expect(res.status, `${context}: ${JSON.stringify(res.body)}`).toBe(400);
+      expect(
+        res.body.error.details.some((d: string) => d.startsWith(`${field}: `)),
+        `${context}: ${JSON.stringify(res.body)}`,
+      ).toBe(true);
+      expect(await countAllRows()).toEqual(rows);
+    }
+    signIn(null);
+  });
+
   it("lets only reporting officers run the report server actions", async () => {
     const actions = (await discoverActions()).filter((a) =>
       a.key.startsWith("(dashboard)/dashboard/reports/"),
