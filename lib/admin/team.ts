@@ -1,5 +1,9 @@
 import type { TSessionUser } from "@/lib/auth/session";
-import { createDashboardUser, DashboardUserError } from "@/lib/dashboard-users/create-dashboard-user";
+import {
+  DashboardUserError,
+  insertDashboardUser,
+  prepareDashboardUser,
+} from "@/lib/dashboard-users/create-dashboard-user";
 import { prisma } from "@/lib/db";
 import { notFound } from "@/lib/http/errors";
 import { writeAudit } from "@/lib/admin/audit";
@@ -48,11 +52,13 @@ export async function createTeamMember(
   user: TSessionUser,
   input: TCreateTeamMember,
 ): Promise<{ userId: string }> {
+  const prepared = await prepareDashboardUser({
+    clientId: user.clientId,
+    ...input,
+    name: input.name || undefined,
+  });
   return prisma.$transaction(async (tx) => {
-    const created = await createDashboardUser(
-      { clientId: user.clientId, ...input, name: input.name || undefined },
-      tx,
-    );
+    const created = await insertDashboardUser(prepared, tx);
     await writeAudit(tx, user, {
       action: "dashboard_user.created",
       entityType: "dashboard_user",
