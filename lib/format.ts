@@ -15,6 +15,7 @@ const ENUM_LABELS: Record<string, string> = {
   STEP_UP_KYC: "Step-up KYC",
   STEP_UP_ID: "Step-up ID",
   "n/a": "N/A",
+  paymentInstrument: "Payment instrument",
   medium_low: "Medium-low",
   goaml: "goAML",
 };

@@ -234,6 +234,14 @@ describe("npm run dev on a fresh data folder", () => {
       const port = await freePort();
       dev = await startDev(port);
       const key = dev.key;
+      // every demo login, the second officer (four-eyes filing) too
+      for (const email of [
+        "admin@demo.test",
+        "reviewer@demo.test",
+        "officer@demo.test",
+        "officer2@demo.test",
+      ])
+        expect(dev.output()).toContain(email);
       const subscribed = await call(dev, "POST", "/v1/webhooks", {
         url: receiverUrl,
         events: ["transaction.screened"],

@@ -8,6 +8,7 @@ import { ListLookups } from "@/components/transactions/list-lookups";
 import { RuleExplanation } from "@/components/transactions/rule-explanation";
 import { CommentForm } from "@/components/users/comment-form";
 import {
+  ClientText,
   Badge,
   Card,
   DateTime,
@@ -65,7 +66,11 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
   return (
     <div className="space-y-6">
       <PageHeader
-        title={`Transaction ${t.id}`}
+        title={
+          <>
+            Transaction <ClientText value={t.id} />
+          </>
+        }
         subtitle={
           <span className="flex flex-wrap items-center gap-2">
             <LevelBadge level={t.riskLevel} />
@@ -103,7 +108,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
             <dd className="min-w-0 break-words">
               {t.userId ? (
                 <Link className={linkClass} href={`/dashboard/users/${encodeURIComponent(t.userId)}`}>
-                  {d.user?.name ?? t.userId}
+                  <ClientText value={d.user?.name ?? t.userId} />
                 </Link>
               ) : (
                 "—"
@@ -111,7 +116,9 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
               {d.user && <EnumLabel className="ml-2 text-xs text-slate-600" value={d.user.status} />}
             </dd>
             <dt className="text-slate-600">Merchant</dt>
-            <dd className="min-w-0 break-words">{t.merchantId ?? "—"}</dd>
+            <dd className="min-w-0 break-words">
+              <ClientText value={t.merchantId} />
+            </dd>
             <dt className="text-slate-600">Direction</dt>
             <dd>{t.direction ? <EnumLabel value={t.direction} /> : "—"}</dd>
             <dt className="text-slate-600">Method</dt>
