@@ -73,6 +73,7 @@ test("the request stays as sent; updates are listed below it; no second chargeba
   await page.goto(`/dashboard/transactions/${id}`);
   const sent = JSON.parse((await page.getByTestId("request-json").textContent()) ?? "") as { status: string };
   expect(sent.status).toBe("APPROVED");
+  await expect(page.getByTestId("request-json")).toContainText(`"firstName": "${RLO_MARKED}"`);
   const changes = page.getByTestId("request-changes");
   await expect(changes).toContainText("status → CHARGEBACK");
   await expect(changes).toContainText("Issuer notice 4411");

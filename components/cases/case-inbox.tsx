@@ -243,11 +243,11 @@ export function CaseInbox({
             </Td>
             <Td>
               <Link className="font-medium text-brand-700 hover:underline" href={`/dashboard/cases/${c.id}`}>
-                <ClientText value={c.subject.name ?? c.subject.id} truncate />
+                <ClientText value={c.subject.name ?? c.subject.id} truncate maxWidth="max-w-44" />
               </Link>
               <div className="font-mono text-xs text-slate-700">
                 {c.subject.type === "user" ? "" : `${c.subject.type} `}
-                <ClientText value={c.subject.id} truncate />
+                <ClientText value={c.subject.id} truncate maxWidth="max-w-44" />
               </div>
             </Td>
             <Td>

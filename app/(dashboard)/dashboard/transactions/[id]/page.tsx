@@ -19,7 +19,7 @@ import {
   PageHeader,
   PersonName,
 } from "@/components/ui";
-import { formatEnum, formatNumber } from "@/lib/format";
+import { formatEnum, formatNumber, revealInvisible } from "@/lib/format";
 import { ApiError } from "@/lib/http/errors";
 import { listSanctionsFalseMatches } from "@/lib/sanctions/mark-false-match";
 import { getTransactionDetail, type TTransactionDetail } from "@/lib/transactions/get-transaction-detail";
@@ -137,7 +137,8 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
             tabIndex={0}
             aria-label="Request as sent"
           >
-            {JSON.stringify(t.request, null, 2)}
+            {/* JSON keeps a right-to-left override as is: it would reorder the text shown around it */}
+            {revealInvisible(JSON.stringify(t.request, null, 2))}
           </pre>
           <RequestChanges updates={d.updates} />
         </Card>
@@ -342,7 +343,7 @@ function RequestChanges({ updates }: { updates: TUpdate[] }) {
             </p>
             <ul className="font-mono text-xs break-all">
               {changeLines(u).map((line, i) => (
-                <li key={i}>{line}</li>
+                <li key={i}>{revealInvisible(line)}</li>
               ))}
             </ul>
           </li>
