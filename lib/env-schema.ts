@@ -26,6 +26,10 @@ export const ZEnv = z.object({
     .default("development"),
   DATABASE_URL: url(["postgresql:", "postgres:"]).optional(),
   DATABASE_POOL_SIZE: positiveInt("a whole number of connections above 0").default(10),
+  // "off": every statement is sent unnamed (parsed per execution). For a database session shared by
+  // several connections (the embedded database, a transaction-mode connection pooler), where a name
+  // one connection prepared is already taken, or already gone, for the next.
+  DATABASE_PREPARED_STATEMENTS: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
   PORT: positiveInt("a TCP port number").max(65_535, "must be a TCP port number").default(3000),
   APP_URL: url(["http:", "https:"]).optional(),
   // When set, next-auth builds its URLs from it; unset, from the host the request came to.

@@ -44,6 +44,8 @@ const PINNED: Record<string, readonly TRole[]> = {
   "POST /dashboard-api/transactions/{transactionId}/confirm": ["admin", "reviewer"],
   "POST /dashboard-api/users/{userId}/status": ["admin", "reviewer"],
   "GET /dashboard-api/transactions": ["admin", "reviewer", "reporting_officer"],
+  // a dry-run or muted rule runs on every screening: publishing is an admin's, in any status
+  "POST /dashboard-api/rules/{ruleId}/publish": ["admin"],
 };
 
 const users = {} as Record<TRole, string>;
