@@ -103,6 +103,10 @@ test("rules by name in the filters, risk levels by severity, subjects in words",
   await page.screenshot({ path: `${SHOTS}/client-values-overview.png`, fullPage: true });
   await page.goto("/dashboard/rules/new");
   await expect(page.locator("#rule-subject option", { hasText: "Payment instrument" })).toHaveCount(1);
+  // the API reference shows code spans as code, not as backticks
+  await page.goto("/docs");
+  await expect(page.locator("code").first()).toBeVisible();
+  expect(await page.locator("body").innerText()).not.toContain("`");
 });
 
 test("a case that arrives while the inbox is open waits behind a note; the rows stay put", async ({
