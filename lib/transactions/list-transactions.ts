@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isStorableDate, STORABLE_DATE_MESSAGE } from "@/lib/validation/timestamps";
 import { prisma } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { decodeCursor, encodeCursor } from "@/lib/alerts/keyset-cursor";
@@ -10,7 +11,8 @@ const emptyAsUndefined = (v: unknown) => (v === "" || v === null ? undefined : v
 const ZDay = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/)
-  .transform((v) => new Date(`${v}T00:00:00.000Z`));
+  .transform((v) => new Date(`${v}T00:00:00.000Z`))
+  .refine(isStorableDate, STORABLE_DATE_MESSAGE);
 
 export const TRANSACTIONS_MAX_LIMIT = 100;
 
