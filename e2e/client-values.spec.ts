@@ -83,3 +83,64 @@ test("the request stays as sent; updates are listed below it; no second chargeba
   await expectNoHorizontalScroll(page);
   await page.screenshot({ path: `${SHOTS}/client-values-request-as-sent.png`, fullPage: true });
 });
+
+test("rules by name in the filters, risk levels by severity, subjects in words", async ({ page }) => {
+  await signIn(page, DEMO.admin);
+  for (const path of ["/dashboard/cases", "/dashboard/alerts"]) {
+    await page.goto(path);
+    await expect(
+      page.getByLabel("Rule").locator("option", { hasText: "Large amount (TX-LARGE-AMOUNT)" }),
+    ).toHaveCount(1);
+  }
+  await page.goto("/dashboard");
+  const levels = await page
+    .getByTestId("share-level")
+    .locator("li > div > span:first-child")
+    .allTextContents();
+  const order = ["Very high", "High", "Medium", "Medium-low", "Low", "N/A"];
+  expect(levels.length).toBeGreaterThan(1);
+  expect(levels).toEqual([...levels].sort((a, b) => order.indexOf(a) - order.indexOf(b)));
+  await page.screenshot({ path: `${SHOTS}/client-values-overview.png`, fullPage: true });
+  await page.goto("/dashboard/rules/new");
+  await expect(page.locator("#rule-subject option", { hasText: "Payment instrument" })).toHaveCount(1);
+  // the API reference shows code spans as code, not as backticks
+  await page.goto("/docs");
+  await expect(page.locator("code").first()).toBeVisible();
+  expect(await page.locator("body").innerText()).not.toContain("`");
+});
+
+test("a case that arrives while the inbox is open waits behind a note; the rows stay put", async ({
+  page,
+  request,
+}) => {
+  const headers = { authorization: `Bearer ${createApiKeyWithCli(await demoClientId())}` };
+  await signIn(page, DEMO.reviewer);
+  await page.goto("/dashboard/cases");
+  const rows = page.getByTestId("case-row");
+  await expect(rows.first()).toBeVisible();
+  const before = await rows.evaluateAll((els) => els.map((el) => el.getAttribute("data-case-id")));
+  const id = `e2e-inbox-${Date.now().toString(36)}`;
+  const screened = await request.post("/v1/transaction", {
+    headers,
+    data: {
+      id: `${id}-tx`,
+      user: { id, firstName: "Nadia", lastName: "Newcase", timestamp: Date.now() - 3_600_000 },
+      status: "APPROVED",
+      currencyCode: "KES",
+      amount: 1_950_000,
+      timestamp: Date.now() - 1000,
+      direction: "payout",
+      paymentMethod: "bank",
+      bank: { bankName: "Harbour Bank", routingNumber: "HB001", accountNumber: "777" },
+    },
+  });
+  expect(screened.status()).toBe(200);
+  // the inbox refreshes by itself (no reload)
+  await expect(page.getByTestId("new-cases")).toHaveText(/1 new case/, { timeout: 45_000 });
+  expect(await rows.evaluateAll((els) => els.map((el) => el.getAttribute("data-case-id")))).toEqual(before);
+  await page.screenshot({ path: `${SHOTS}/client-values-new-cases.png`, fullPage: true });
+  await page.getByTestId("new-cases").getByRole("button", { name: "Show" }).click();
+  await expect(rows).toHaveCount(before.length + 1);
+  await expect(page.getByText("Nadia Newcase")).toBeVisible();
+  await expect(page.getByTestId("new-cases")).toHaveCount(0);
+});

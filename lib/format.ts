@@ -234,6 +234,7 @@ export function formatAggregate(stored: TAggregateWords | unknown): string {
 // overrides, embeddings and isolates, direction marks, zero-width characters, the soft hyphen and
 // the other C0/C1 controls. A client-supplied "\u202Eevil" displays as "live" unless shown.
 const INVISIBLE =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
 
 /** `"\u202Eevil"` → `"⟨U+202E⟩evil"`: each invisible formatting or control character as a visible marker. */

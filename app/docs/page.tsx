@@ -31,7 +31,7 @@ export default function DocsPage() {
   return (
     <main className="mx-auto max-w-5xl px-6 py-10">
       <h1 className="text-3xl font-semibold">{doc.info.title}</h1>
-      <p className="mt-2 max-w-3xl text-slate-600">{doc.info.description}</p>
+      <p className="mt-2 max-w-3xl text-slate-600">{inlineCode(doc.info.description)}</p>
       <p className="mt-2 text-sm">
         Machine-readable:{" "}
         <a className="text-brand-600 underline" href="/v1/openapi.json">
@@ -53,10 +53,10 @@ export default function DocsPage() {
                     {method}
                   </span>
                   <code className="text-sm">{path}</code>
-                  <span className="text-sm text-slate-500">{op.summary}</span>
+                  <span className="text-sm text-slate-500">{inlineCode(op.summary)}</span>
                 </summary>
                 <div className="space-y-3 border-t border-slate-100 px-4 py-3 text-sm">
-                  {op.description && <p className="text-slate-700">{op.description}</p>}
+                  {op.description && <p className="text-slate-700">{inlineCode(op.description)}</p>}
                   {op.requestBody && (
                     <div>
                       <div className="font-medium">Request body</div>
@@ -71,7 +71,7 @@ export default function DocsPage() {
                       {Object.entries(op.responses).map(([code, r]) => (
                         <li key={code}>
                           <code className="mr-2">{code}</code>
-                          {r.description}
+                          {inlineCode(r.description)}
                         </li>
                       ))}
                     </ul>
@@ -82,5 +82,18 @@ export default function DocsPage() {
         </section>
       ))}
     </main>
+  );
+}
+
+/** The descriptions' markdown code spans (`like this`) as code; the rest stays text. */
+function inlineCode(text: string) {
+  return text.split(/`([^`]+)`/).map((part, i) =>
+    i % 2 === 1 ? (
+      <code key={i} className="rounded bg-slate-100 px-1 font-mono text-[0.9em] text-slate-800">
+        {part}
+      </code>
+    ) : (
+      part
+    ),
   );
 }

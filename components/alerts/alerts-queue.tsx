@@ -34,12 +34,13 @@ function heading(status: string): string {
 
 export function AlertsQueue({
   initialFilters,
-  ruleIds,
+  rules,
   currentUserId,
   canReview,
 }: {
   initialFilters: TAlertFilters;
-  ruleIds: string[];
+  /** Rules to filter by: the id is the value, the name what the reviewer reads. */
+  rules: { ruleId: string; name: string }[];
   currentUserId: string;
   canReview: boolean;
 }) {
@@ -68,7 +69,10 @@ export function AlertsQueue({
         <SelectFilter
           label="Rule"
           value={filters.ruleId}
-          options={ruleIds.map((r) => ({ value: r, label: r }))}
+          options={rules.map((r) => ({
+            value: r.ruleId,
+            label: r.name === r.ruleId ? r.ruleId : `${r.name} (${r.ruleId})`,
+          }))}
           onChange={(ruleId) => update({ ruleId })}
         />
         <SelectFilter

@@ -38,27 +38,37 @@ const PRIORITIES = ["very_high", "high", "medium", "medium_low", "low"];
 /** The reviewer's home: cases due first, filters, "Next case", bulk assignment and closure. */
 export function CaseInbox({
   initialFilters,
-  ruleIds,
+  rules,
   reviewers,
   currentUserId,
   canWork,
 }: {
   initialFilters: TCaseFilters;
-  ruleIds: string[];
+  /** Rules to filter by: the id is the value, the name what the reviewer reads. */
+  rules: { ruleId: string; name: string }[];
   reviewers: TPerson[];
   currentUserId: string;
   canWork: boolean;
 }) {
   const router = useRouter();
   const { filters, update, cursor, cursors, setCursors } = useListFilters<TCaseFilters>(initialFilters);
-  const { data, isPending, isFetching, error } = useCaseInbox(filters, cursor);
+  const { data, isPending, isFetching, isPlaceholderData, error } = useCaseInbox(filters, cursor);
+  // Cases that arrive while the list is open wait behind a note instead of being inserted, so the row
+  // under the reviewer's pointer does not move; the ids already on screen per list (filters and page).
+  const listKey = JSON.stringify([filters, cursor ?? null]);
+  const [seen, setSeen] = useState<{ key: string; ids: Set<string> } | null>(null);
+  if (data && !isPlaceholderData && seen?.key !== listKey) {
+    setSeen({ key: listKey, ids: new Set(data.cases.map((c) => c.id)) });
+  }
+  const current = seen?.key === listKey ? seen : null;
+  const arrived = current ? (data?.cases ?? []).filter((c) => !current.ids.has(c.id)) : [];
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [closing, setClosing] = useState(false);
   const [done, setDone] = useState<string | null>(null);
   const [assignTo, setAssignTo] = useState("");
   const next = useNextCase();
   const bulk = useBulkCases();
-  const rows = data?.cases ?? [];
+  const rows = (data?.cases ?? []).filter((c) => !current || current.ids.has(c.id));
   const selectable = rows.filter((c) => c.status !== "closed");
   const allSelected = selectable.length > 0 && selectable.every((c) => selected.has(c.id));
 
@@ -110,7 +120,10 @@ export function CaseInbox({
         <SelectFilter
           label="Rule"
           value={filters.ruleId}
-          options={ruleIds.map((r) => ({ value: r, label: r }))}
+          options={rules.map((r) => ({
+            value: r.ruleId,
+            label: r.name === r.ruleId ? r.ruleId : `${r.name} (${r.ruleId})`,
+          }))}
           onChange={(ruleId) => update({ ruleId })}
         />
         <UserFilter value={filters.userId} onChange={(userId) => update({ userId })} />
@@ -131,6 +144,22 @@ export function CaseInbox({
           </div>
         )}
       </FilterBar>
+      {arrived.length > 0 && (
+        // fixed in a corner: the note itself moves nothing either
+        <div
+          role="status"
+          data-testid="new-cases"
+          className="fixed right-6 bottom-6 z-10 flex items-center gap-3 rounded-lg border border-brand-200 bg-white px-4 py-3 text-sm shadow-lg"
+        >
+          {formatCount(arrived.length, "new case")}
+          <Button
+            variant="secondary"
+            onClick={() => setSeen({ key: listKey, ids: new Set(data?.cases.map((c) => c.id)) })}
+          >
+            Show
+          </Button>
+        </div>
+      )}
       {next.data && !next.data.case && (
         <p role="status" className="text-sm text-slate-700">
           No case is waiting: every open case is assigned to someone else.

@@ -11,11 +11,15 @@ import type { TCaseSla } from "@/lib/cases/schemas";
 const casePath = (caseId: string, action?: string) =>
   `/dashboard-api/cases/${encodeURIComponent(caseId)}${action ? `/${action}` : ""}`;
 
+/** How often the inbox looks for new cases while it is open. */
+export const CASE_INBOX_REFRESH_MS = 15_000;
+
 export function useCaseInbox(filters: TCaseFilters, cursor: string | undefined) {
   return useQuery({
     queryKey: caseKeys.list(filters, cursor),
     queryFn: () => apiFetch<TCaseInbox>(`/dashboard-api/cases${toQuery({ ...filters, cursor })}`),
     placeholderData: keepPreviousData,
+    refetchInterval: CASE_INBOX_REFRESH_MS,
   });
 }
 

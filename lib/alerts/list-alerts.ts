@@ -128,11 +128,27 @@ export async function listAlerts({
 }
 
 /** Rule ids that have alerts, for the filter's select: from the rules table, not a scan of alerts. */
-export async function alertRuleOptions({ clientId }: { clientId: string }): Promise<{ ruleId: string }[]> {
-  return prisma.rule.findMany({
+export async function alertRuleOptions({
+  clientId,
+}: {
+  clientId: string;
+}): Promise<{ ruleId: string; name: string }[]> {
+  const rules = await prisma.rule.findMany({
     where: { clientId, subject: "transaction" },
-    select: { ruleId: true },
+    select: { id: true, ruleId: true, currentVersion: true, liveVersion: true },
     orderBy: { ruleId: "asc" },
     take: 500,
   });
+  // each rule by the name of the version that screens (the newest while none is published)
+  const versions = rules.length
+    ? await prisma.ruleVersion.findMany({
+        where: {
+          clientId,
+          OR: rules.map((r) => ({ ruleRef: r.id, version: r.liveVersion ?? r.currentVersion })),
+        },
+        select: { ruleRef: true, name: true },
+      })
+    : [];
+  const nameByRef = new Map(versions.map((v) => [v.ruleRef, v.name]));
+  return rules.map((r) => ({ ruleId: r.ruleId, name: nameByRef.get(r.id) ?? r.ruleId }));
 }

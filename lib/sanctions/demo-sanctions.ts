@@ -14,6 +14,8 @@ export const SANCTIONS_FIXTURES = path.join(process.cwd(), "prisma", "fixtures",
 
 const fullName = (v: string) => `${v}.?firstName.orValue("") + " " + ${v}.?lastName.orValue("")`;
 const screened = (v: string) => `sanctionsScore(${fullName(v)}, ${v}.?dateOfBirth.orValue(""))`;
+// the name alone: a listed name (or alias) with another birth date scores high here and low above
+const nameOnly = (v: string) => `sanctionsScore(${fullName(v)})`;
 
 export const SANCTIONS_THRESHOLD = 0.85;
 
@@ -39,6 +41,18 @@ export const SANCTIONS_RULES: TRuleDefinition[] = [
     condition:
       `(has(transaction.recipient) && ${screened("transaction.recipient")} >= ${SANCTIONS_THRESHOLD}) || ` +
       `(has(transaction.recipients) && transaction.recipients.exists(r, ${screened("r")} >= ${SANCTIONS_THRESHOLD}))`,
+  },
+  {
+    // A different birth date lowers the score below the threshold, but a birth date can be wrong on
+    // either side: a reviewer decides, at a lower priority than a full match.
+    id: "SANCTIONS-USER-POSSIBLE",
+    name: "Possible sanctions match (other birth date)",
+    subject: "user",
+    status: "active",
+    riskLevel: "medium",
+    recommendedAction: "REVIEW",
+    reason: `Full name matches a sanctions list entry or alias (score ${SANCTIONS_THRESHOLD} or more) with another birth date`,
+    condition: `${nameOnly("user")} >= ${SANCTIONS_THRESHOLD} && ${screened("user")} < ${SANCTIONS_THRESHOLD}`,
   },
 ];
 

@@ -182,7 +182,7 @@ describe("sanctions screening", () => {
     expect(rule.sanctions![0]!.score).toBeGreaterThanOrEqual(0.9);
   });
 
-  it("an unrelated name, or a different birth date, does not trigger", async () => {
+  it("an unrelated name does not trigger; a listed name with another birth date is a possible match", async () => {
     const unrelated = await onboardUser({ id: "u-plain", firstName: "Maria", lastName: "Garcia" });
     expect(unrelated.body.riskLevel).toBe("low");
     expect(unrelated.rule).toMatchObject({ triggered: false });
@@ -193,7 +193,16 @@ describe("sanctions screening", () => {
       lastName: "Morozenko",
       dateOfBirth: "1999-01-01",
     });
-    expect(otherBirth.body.riskLevel).toBe("low");
+    expect(otherBirth.body.riskLevel).toBe("medium");
+    expect(otherBirth.body.triggered.map((t) => t.id)).toEqual(["SANCTIONS-USER-POSSIBLE"]);
+    // an alias, exactly, with another birth date
+    const alias = await onboardUser({
+      id: "u-alias-other-birth",
+      firstName: "Viktor",
+      lastName: "Morozenko",
+      dateOfBirth: "1975-06-30",
+    });
+    expect(alias.body.triggered.map((t) => t.id)).toEqual(["SANCTIONS-USER-POSSIBLE"]);
   });
 
   it("a recipient matching an OFAC alias in Cyrillic triggers SANCTIONS-RECIPIENT; the page data shows it", async () => {

@@ -27,7 +27,7 @@ export default async function AlertsPage({ searchParams }: { searchParams: Promi
       <AlertsQueue
         currentUserId={user.id}
         canReview={canReview}
-        ruleIds={rules.map((r) => r.ruleId)}
+        rules={rules}
         initialFilters={{
           status: one(sp.status) ?? "open",
           level: one(sp.level),

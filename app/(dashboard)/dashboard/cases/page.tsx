@@ -35,7 +35,7 @@ export default async function CasesPage({ searchParams }: { searchParams: Promis
       <CaseInbox
         currentUserId={user.id}
         canWork={canWork}
-        ruleIds={rules.map((r) => r.ruleId)}
+        rules={rules}
         reviewers={reviewers}
         initialFilters={{
           status: one(sp.status) ?? "active",
