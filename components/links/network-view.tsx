@@ -315,16 +315,10 @@ export function NetworkView({
                           <li key={`${v.kind}:${v.value}`} className="[overflow-wrap:anywhere]">
                             <span className="font-medium">{identifierKindLabel(v.kind)}</span>{" "}
                             <bdi className="font-mono text-xs">{v.value}</bdi>
-                            <span className="text-xs text-slate-600">
-                              {v.since !== null && (
-                                <>
-                                  {" "}
-                                  · since <DateTime dateOnly value={v.since} />
-                                </>
-                              )}
-                              {v.transactions !== null && (
-                                <> · {formatCount(v.transactions, "transaction")}</>
-                              )}
+                            <span className="block text-xs text-slate-600">
+                              Shared since <DateTime dateOnly value={v.since} /> ·{" "}
+                              {formatCount(v.transactions, "transaction")} · last used{" "}
+                              <DateTime dateOnly value={v.lastUsedAt} />
                             </span>
                           </li>
                         ))}

@@ -1,16 +1,18 @@
 import { Prisma } from "@/lib/generated/prisma/client";
 import { prisma } from "@/lib/db";
 import { notFound } from "@/lib/http/errors";
-import { findUserLinks } from "@/lib/links/find-user-links";
+import { clientFanOutCap, findUserLinkDetails } from "@/lib/links/find-user-links";
 import { NETWORK_PEOPLE_MAX, type TNetworkQuery } from "@/lib/links/network-schemas";
 
 export type TNetworkLink = {
   kind: string;
   value: string;
-  /** When this person was first seen with the value (epoch ms), when known. */
-  since: number | null;
-  /** How many of this person's transactions used the value, when known. */
-  transactions: number | null;
+  /** Since when both people have had the value (epoch ms). */
+  since: number;
+  /** This person's latest use of the value (epoch ms). */
+  lastUsedAt: number;
+  /** How many of this person's transactions carried the value. */
+  transactions: number;
 };
 
 export type TNetworkPerson = {
@@ -32,7 +34,7 @@ export type TUserNetwork = {
   userId: string;
   depth: 1 | 2;
   people: TNetworkPerson[];
-  /** Every shared identifier with the people of the view that hold it: the graph's middle nodes. */
+  /** Every shared identifier with the people of the view that hold it (the graph's middle nodes). */
   identifiers: { kind: string; value: string; userIds: string[] }[];
   /** Values shared by more people than the fan-out cap: they link nobody. */
   capped: { kind: string; value: string; users: number }[];
@@ -57,8 +59,8 @@ export async function getUserNetwork({
   userId: string;
   query: TNetworkQuery;
 }): Promise<TUserNetwork> {
-  const fanOutCap = 50;
-  const found = await findUserLinks(prisma, {
+  const fanOutCap = await clientFanOutCap(prisma, clientId);
+  const found = await findUserLinkDetails(prisma, {
     clientId,
     userId,
     depth: query.depth,
@@ -93,7 +95,7 @@ export async function getUserNetwork({
             userId: { in: ids },
             OR: pairs.map((p) => ({ kind: p.kind, value: p.value })),
           },
-          select: { kind: true, value: true, userId: true, createdAt: true },
+          select: { kind: true, value: true, userId: true },
         })
       : [],
     prisma.$queryRaw<{ userId: string; hits: number }[]>(Prisma.sql`
@@ -125,25 +127,12 @@ export async function getUserNetwork({
   }
   const hitsOf = new Map(hits.map((h) => [h.userId, h.hits]));
   const fraudOf = new Map(fraud.map((f) => [f.userId, f.n]));
-  const firstSeen = new Map<string, number>();
   const holdersOf = new Map<string, Set<string>>();
   for (const h of holders) {
-    firstSeen.set(`${h.userId}\u0000${keyOf(h.kind, h.value)}`, h.createdAt.getTime());
     const set = holdersOf.get(keyOf(h.kind, h.value)) ?? new Set<string>();
     set.add(h.userId);
     holdersOf.set(keyOf(h.kind, h.value), set);
   }
-  // A link's own facts (a counterparty, say) when findUserLinks gives them; the identifier index otherwise.
-  const facts = (person: string, v: { kind: string; value: string } & Record<string, unknown>) => ({
-    kind: v.kind,
-    value: v.value,
-    since:
-      typeof v.firstSeenAt === "number"
-        ? v.firstSeenAt
-        : (firstSeen.get(`${person}\u0000${keyOf(v.kind, v.value)}`) ?? null),
-    transactions: typeof v.transactions === "number" ? v.transactions : null,
-  });
-
   const person = (id: string, depth: 0 | 1 | 2, via: TNetworkLink[]): TNetworkPerson => {
     const u = byUser.get(id);
     return {
@@ -177,7 +166,13 @@ export async function getUserNetwork({
         person(
           l.userId,
           l.depth,
-          l.via.map((v) => facts(l.userId, v as typeof v & Record<string, unknown>)),
+          l.via.map((v) => ({
+            kind: v.kind,
+            value: v.value,
+            since: Date.parse(v.since),
+            lastUsedAt: Date.parse(v.lastUsedAt),
+            transactions: v.transactions,
+          })),
         ),
       ),
     ],

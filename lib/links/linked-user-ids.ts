@@ -1,6 +1,6 @@
 import { prisma } from "@/lib/db";
 import { notFound, validationError } from "@/lib/http/errors";
-import { findUserLinks } from "@/lib/links/find-user-links";
+import { clientFanOutCap, findUserLinks } from "@/lib/links/find-user-links";
 
 /**
  * Refuses ids that are not the user or linked to them (depth 2, every kind): a ring action changes the
@@ -17,7 +17,12 @@ export async function assertLinkedUsers({
   userIds: readonly string[];
   path: string;
 }): Promise<void> {
-  const found = await findUserLinks(prisma, { clientId, userId, depth: 2, fanOutCap: 50 });
+  const found = await findUserLinks(prisma, {
+    clientId,
+    userId,
+    depth: 2,
+    fanOutCap: await clientFanOutCap(prisma, clientId),
+  });
   if (!found) throw notFound("/userId", "User not found");
   const linked = new Set([userId, ...found.links.map((l) => l.userId)]);
   const strangers = userIds.filter((id) => !linked.has(id));

@@ -164,7 +164,15 @@ describe("GET /dashboard-api/users/{userId}/network", () => {
       openCases: [
         { id: (await openCaseOf(A.clientId, "rlo")).id, status: "open", priority: "high", alertCount: 1 },
       ],
-      via: [{ kind: "deviceFingerprint", value: "fp-ring-1", since: expect.any(Number) }],
+      via: [
+        {
+          kind: "deviceFingerprint",
+          value: "fp-ring-1",
+          since: expect.any(Number),
+          lastUsedAt: expect.any(Number),
+          transactions: expect.any(Number),
+        },
+      ],
     });
     expect(res.body.identifiers).toContainEqual({
       kind: "deviceFingerprint",
@@ -193,7 +201,8 @@ describe("GET /dashboard-api/users/{userId}/network", () => {
 
   it("answers 400 for bad filters and 404 for an unknown user", async () => {
     as(A);
-    for (const query of [{ depth: "3" }, { kinds: "shoeSize" }, { since: "yesterday" }]) {
+    const bad: Record<string, string>[] = [{ depth: "3" }, { kinds: "shoeSize" }, { since: "yesterday" }];
+    for (const query of bad) {
       const res = await call(getNetwork, { path: "/x", params: { userId: "anchor" }, query });
       expect(res.status, JSON.stringify(query)).toBe(400);
       expect(res.body.error.type).toBe("VALIDATION_ERROR");
