@@ -29,9 +29,9 @@ export async function mergeLinkedCases({
   actor: TDashboardActor;
 }): Promise<{ id: string; merged: string[]; alertsMoved: number }> {
   const { caseIds, note } = parseWith(ZMergeCases, input);
-  if (caseIds.includes(caseId)) throw validationError(["/caseIds: A case cannot be merged into itself"]);
   const target = await prisma.case.findFirst({ where: { clientId, id: caseId } });
   if (!target) throw notFound("/caseId", "Case not found");
+  if (caseIds.includes(caseId)) throw validationError(["/caseIds: A case cannot be merged into itself"]);
   if (target.subjectType !== "user") throw conflict("Only a user's case can gather linked cases");
   const sources = await prisma.case.findMany({ where: { clientId, id: { in: caseIds } } });
   const missing = caseIds.filter((id) => !sources.some((s) => s.id === id));

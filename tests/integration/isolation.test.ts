@@ -497,6 +497,28 @@ const DASHBOARD_MATRIX: Record<string, TDashCase[]> = {
       query: () => ({ datasetId: "opensanctions", entityId: "any" }),
     },
   ],
+  "GET /dashboard-api/users/{userId}/network": [
+    { role: "reviewer", params: (a) => ({ userId: a.ids.user }) },
+    {
+      role: "reporting_officer",
+      params: (a) => ({ userId: a.ids.blockedUser }),
+      query: () => ({ depth: "2" }),
+    },
+  ],
+  "POST /dashboard-api/users/{userId}/network/status": [
+    {
+      role: "reviewer",
+      params: (a) => ({ userId: a.ids.user }),
+      body: (a) => ({ userIds: [a.ids.user], status: "blocked", note: "b" }),
+    },
+  ],
+  "POST /dashboard-api/cases/{caseId}/merge": [
+    {
+      role: "reviewer",
+      params: (a) => ({ caseId: a.ids.case }),
+      body: () => ({ caseIds: ["b-case"], note: "b" }),
+    },
+  ],
   "POST /dashboard-api/users/{userId}/status": [
     {
       role: "reviewer",
