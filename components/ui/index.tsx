@@ -16,14 +16,15 @@ export function PageHeader({
   subtitle,
   actions,
 }: {
-  title: string;
+  /** A name inside it goes in <bdi>, so a right-to-left name does not reorder the rest of the title. */
+  title: ReactNode;
   subtitle?: ReactNode;
   actions?: ReactNode;
 }) {
   return (
     <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
-      <div>
-        <h1 className="text-2xl font-semibold text-slate-900">{title}</h1>
+      <div className="min-w-0">
+        <h1 className="text-2xl font-semibold text-slate-900 [overflow-wrap:anywhere]">{title}</h1>
         {subtitle && <p className="mt-1 text-sm text-slate-600">{subtitle}</p>}
       </div>
       {actions && <div className="flex gap-2">{actions}</div>}

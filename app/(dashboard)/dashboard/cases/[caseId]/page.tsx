@@ -28,7 +28,11 @@ export default async function CasePage({ params }: { params: Promise<{ caseId: s
   return (
     <div className="space-y-6">
       <PageHeader
-        title={`Case: ${subjectName}`}
+        title={
+          <>
+            Case: <bdi>{subjectName}</bdi>
+          </>
+        }
         subtitle={
           <span className="flex flex-wrap items-center gap-2">
             <CaseStatusBadge status={c.status} />

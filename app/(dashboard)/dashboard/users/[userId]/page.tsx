@@ -88,7 +88,17 @@ export default async function UserPage({ params }: { params: Promise<{ userId: s
   return (
     <div className="space-y-6">
       <PageHeader
-        title={name ? `${name} (${u.id})` : `User ${u.id}`}
+        title={
+          name ? (
+            <>
+              <bdi>{name}</bdi> (<bdi>{u.id}</bdi>)
+            </>
+          ) : (
+            <>
+              User <bdi>{u.id}</bdi>
+            </>
+          )
+        }
         subtitle={
           <span className="flex flex-wrap items-center gap-2">
             <span data-testid="user-status">
