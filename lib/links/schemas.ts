@@ -1,11 +1,6 @@
 import { z } from "zod";
 import { IDENTIFIER_KINDS, type TIdentifierKind } from "@/lib/users/index-identifiers";
 
-export const DEFAULT_FAN_OUT_CAP = 50;
-/** Far above any useful cap: a value held by more users than this is not a person's identifier. */
-export const MAX_FAN_OUT_CAP = 10_000;
-export const ZFanOutCap = z.number().int().min(1).max(MAX_FAN_OUT_CAP);
-
 const ZKind = z.enum(IDENTIFIER_KINDS);
 
 /** GET /v1/users/{userId}/links: `depth` 1 or 2 (default 1), `kinds` a comma-separated list (default all). */

@@ -226,7 +226,13 @@ describe("GET /v1/users/{userId}/links", () => {
   });
 
   it("answers 400 for a bad depth or an unknown kind", async () => {
-    for (const query of [{ depth: "3" }, { depth: "0" }, { depth: "one" }, { kinds: "phone,shoeSize" }]) {
+    const queries: Record<string, string>[] = [
+      { depth: "3" },
+      { depth: "0" },
+      { depth: "one" },
+      { kinds: "phone,shoeSize" },
+    ];
+    for (const query of queries) {
       const res = await get(apiKey, "ann", query);
       expect(res.status).toBe(400);
       expect(res.body.error.type).toBe("VALIDATION_ERROR");
