@@ -2,7 +2,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db";
 import { findUserLinkDetails, findUserLinks } from "@/lib/links/find-user-links";
-import { createTestClient } from "@/tests/factories";
+import { call, createTestClient } from "@/tests/factories";
+import * as linksRoute from "@/app/v1/users/[userId]/links/route";
+import * as transactionRoute from "@/app/v1/transaction/route";
+import * as userRoute from "@/app/v1/user/route";
+import * as deviceRoute from "@/app/v1/user/device/route";
 
 async function link(clientId: string, userId: string, kind: string, value: string, source = "user") {
   await prisma.userIdentifier.create({ data: { clientId, userId, kind, value, source } });
@@ -81,5 +85,158 @@ describe("findUserLinks", () => {
   it("unknown and foreign users are null", async () => {
     expect(await findUserLinks(prisma, { clientId, userId: "nobody", depth: 1, fanOutCap: 50 })).toBeNull();
     expect(await findUserLinks(prisma, { clientId, userId: "z", depth: 1, fanOutCap: 50 })).toBeNull();
+  });
+});
+
+describe("GET /v1/users/{userId}/links", () => {
+  let apiKey: string;
+  let clientId: string;
+  let otherKey: string;
+  const now = Date.now();
+
+  const get = (key: string, userId: string, query: Record<string, string> = {}) =>
+    call(linksRoute.GET, { apiKey: key, params: { userId }, query, path: `/v1/users/${userId}/links` });
+
+  const tx = (key: string, body: Record<string, unknown>) =>
+    call(transactionRoute.POST, {
+      apiKey: key,
+      body: { status: "APPROVED", currencyCode: "USD", amount: 10, timestamp: now - 1000, ...body },
+    });
+
+  beforeAll(async () => {
+    ({ apiKey, clientId } = await createTestClient());
+    otherKey = (await createTestClient()).apiKey;
+    // user records (phone), a device recorded for a user, transactions with a device and a bank account
+    for (const [id, phone] of [
+      ["ann", "+44 20 7946 0001"],
+      ["bob", "+44 20 7946 0001"],
+      ["cat", undefined],
+      ["dan", undefined],
+      ["eve", undefined],
+    ] as const) {
+      const res = await call(userRoute.POST, {
+        apiKey,
+        body: { id, timestamp: now - 5000, ...(phone && { phone: { phone } }) },
+      });
+      expect(res.status).toBe(200);
+    }
+    expect(
+      (
+        await call(deviceRoute.POST, {
+          apiKey,
+          body: {
+            userId: "bob",
+            device: { id: "d-bob", fingerprint: "fp-shared", ipAddress: "203.0.113.9" },
+          },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await tx(apiKey, { id: "t1", userId: "cat", userDevice: { id: "d-cat", fingerprint: "fp-shared" } }))
+        .status,
+    ).toBe(200);
+    expect(
+      (
+        await tx(apiKey, {
+          id: "t2",
+          userId: "cat",
+          paymentMethod: "bank",
+          bank: { accountNumber: "GB00 1234" },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await tx(apiKey, {
+          id: "t3",
+          userId: "dan",
+          paymentMethod: "bank",
+          bank: { accountNumber: "gb001234" },
+        })
+      ).status,
+    ).toBe(200);
+    // the other client: same values, a user with the same id
+    await call(userRoute.POST, {
+      apiKey: otherKey,
+      body: { id: "zed", timestamp: now - 5000, phone: { phone: "+44 20 7946 0001" } },
+    });
+    await call(userRoute.POST, { apiKey: otherKey, body: { id: "eve", timestamp: now - 5000 } });
+  });
+
+  it("links through user records, devices and transactions, to depth 2", async () => {
+    const one = await get(apiKey, "ann");
+    expect(one.status).toBe(200);
+    expect(one.body).toEqual({
+      userId: "ann",
+      links: [{ userId: "bob", depth: 1, via: [{ kind: "phone", value: "+442079460001" }] }],
+      capped: [],
+    });
+    const two = await get(apiKey, "ann", { depth: "2" });
+    expect(two.body.links).toEqual([
+      { userId: "bob", depth: 1, via: [{ kind: "phone", value: "+442079460001" }] },
+      { userId: "cat", depth: 2, via: [{ kind: "deviceFingerprint", value: "fp-shared" }] },
+    ]);
+    const cat = await get(apiKey, "cat", { depth: "2" });
+    expect(cat.body.links).toEqual([
+      { userId: "bob", depth: 1, via: [{ kind: "deviceFingerprint", value: "fp-shared" }] },
+      { userId: "dan", depth: 1, via: [{ kind: "bankAccountNumber", value: "GB001234" }] },
+      { userId: "ann", depth: 2, via: [{ kind: "phone", value: "+442079460001" }] },
+    ]);
+  });
+
+  it("filters by kinds", async () => {
+    const res = await get(apiKey, "cat", { depth: "2", kinds: "bankAccountNumber,phone" });
+    expect(res.body.links).toEqual([
+      { userId: "dan", depth: 1, via: [{ kind: "bankAccountNumber", value: "GB001234" }] },
+    ]);
+  });
+
+  it("caps a value shared by more users than the client's cap", async () => {
+    await prisma.client.update({ where: { id: clientId }, data: { linkFanOutCap: 1 } });
+    try {
+      const res = await get(apiKey, "cat");
+      expect(res.body).toEqual({
+        userId: "cat",
+        links: [],
+        capped: [
+          { kind: "bankAccountNumber", value: "GB001234", users: 2 },
+          { kind: "deviceFingerprint", value: "fp-shared", users: 2 },
+        ],
+      });
+    } finally {
+      await prisma.client.update({ where: { id: clientId }, data: { linkFanOutCap: 50 } });
+    }
+  });
+
+  it("answers 404 for an unknown user and for another client's user", async () => {
+    for (const [key, userId] of [
+      [apiKey, "nobody"],
+      [apiKey, "zed"],
+      [otherKey, "ann"],
+    ] as const) {
+      const res = await get(key, userId);
+      expect(res.status).toBe(404);
+      expect(res.body.error.type).toBe("NOT_FOUND");
+    }
+    // the other client's user with the same phone and id is not linked to this client's users
+    const eve = await get(otherKey, "eve");
+    expect(eve.body).toEqual({ userId: "eve", links: [], capped: [] });
+    const zed = await get(otherKey, "zed", { depth: "2" });
+    expect(zed.body).toEqual({ userId: "zed", links: [], capped: [] });
+  });
+
+  it("answers 400 for a bad depth or an unknown kind", async () => {
+    const queries: Record<string, string>[] = [
+      { depth: "3" },
+      { depth: "0" },
+      { depth: "one" },
+      { kinds: "phone,shoeSize" },
+    ];
+    for (const query of queries) {
+      const res = await get(apiKey, "ann", query);
+      expect(res.status).toBe(400);
+      expect(res.body.error.type).toBe("VALIDATION_ERROR");
+      expect(res.body.error.details.join(" ")).toMatch(/depth|kind/);
+    }
   });
 });

@@ -452,6 +452,8 @@ async function screenOnce(
   }
   const identifierInsert = identifiers.cte(p, clientId);
   if (identifierInsert) ctes.push(`ti AS (${identifierInsert})`);
+  const uses = identifiers.usesCte(p, clientId, userId, columns.occurredAt[0]);
+  if (uses) ctes.push(`tx_uses AS (${uses})`);
   const candidates = instrumentCandidates(body);
   if (candidates.length) {
     const rowsSql = p.rows(
