@@ -11,8 +11,9 @@ import type { TUserNetwork } from "@/lib/links/get-user-network";
 
 const networkPath = (userId: string) => `/dashboard-api/users/${encodeURIComponent(userId)}/network`;
 
-export function useUserNetwork(userId: string, filters: TNetworkFilters) {
+export function useUserNetwork(userId: string, filters: TNetworkFilters, { enabled = true } = {}) {
   return useQuery({
+    enabled,
     queryKey: networkKeys.user(userId, filters),
     queryFn: () => apiFetch<TUserNetwork>(`${networkPath(userId)}${toQuery(filters)}`),
     placeholderData: keepPreviousData,

@@ -65,7 +65,7 @@ export function NetworkView({
     since,
   };
   const noKinds = kinds.length === 0;
-  const query = useUserNetwork(userId, filters);
+  const query = useUserNetwork(userId, filters, { enabled: !noKinds });
   const network = noKinds ? undefined : query.data;
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [action, setAction] = useState<TAction | null>(null);
@@ -259,9 +259,11 @@ export function NetworkView({
                     </td>
                   )}
                   <th scope="row" className="min-w-0 px-2 py-2 text-left font-normal">
+                    {/* three lines at most: a name of hundreds of letters would push the ring off screen */}
                     <Link
                       href={personPath(p.userId)}
-                      className="font-medium text-brand-700 [overflow-wrap:anywhere] hover:underline"
+                      title={(p.name ?? p.userId).length > 60 ? (p.name ?? p.userId) : undefined}
+                      className="line-clamp-3 font-medium text-brand-700 [overflow-wrap:anywhere] hover:underline"
                     >
                       <PersonLabel p={p} />
                     </Link>
@@ -294,7 +296,7 @@ export function NetworkView({
                             {c.id === caseId ? (
                               <span className="text-slate-700">This case</span>
                             ) : (
-                              <Link className="text-brand-700 hover:underline" href={casePath(c.id)}>
+                              <Link className="text-brand-700 underline" href={casePath(c.id)}>
                                 {formatEnum(c.priority)} case
                               </Link>
                             )}{" "}
@@ -425,7 +427,11 @@ function Impact({
               : "Screening sees each person as inactive from now on. No webhook is sent for this change."}{" "}
             This touches <strong>{formatCount(people.length, "person", "people")}</strong>:
           </p>
-          <ul className="max-h-32 list-disc overflow-y-auto pl-5 [overflow-wrap:anywhere]">
+          <ul
+            className="max-h-32 list-disc overflow-y-auto pl-5 [overflow-wrap:anywhere]"
+            tabIndex={0}
+            aria-label="People touched"
+          >
             {people.map((p) => (
               <li key={p.userId}>
                 <bdi>{p.name ?? p.userId}</bdi> ({formatEnum(p.status).toLowerCase()})
@@ -442,7 +448,11 @@ function Impact({
             : `${formatCount(cases.length, "open case")} get a line in their history:`}
       </p>
       {cases.length > 0 && (
-        <ul className="max-h-32 list-disc overflow-y-auto pl-5 [overflow-wrap:anywhere]">
+        <ul
+          className="max-h-32 list-disc overflow-y-auto pl-5 [overflow-wrap:anywhere]"
+          tabIndex={0}
+          aria-label="Open cases touched"
+        >
           {cases.map((c) => (
             <li key={c.id}>
               {formatEnum(c.priority)} case of <bdi>{c.person.name ?? c.person.userId}</bdi> (
