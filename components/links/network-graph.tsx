@@ -65,7 +65,6 @@ export function NetworkGraph({ network, onOpen }: TProps) {
         label: personLabel(p),
         color: p.depth === 0 ? COLORS.anchor : (COLORS[p.status as keyof typeof COLORS] ?? COLORS.active),
         size: p.depth === 0 ? 44 : 32,
-        level: p.depth === 0 ? 5 : p.depth === 1 ? 3 : 1,
         border: p.fraudTransactions > 0 ? 5 : 0,
       },
     }));
@@ -73,14 +72,12 @@ export function NetworkGraph({ network, onOpen }: TProps) {
     network.identifiers.forEach((idf, i) => {
       if (idf.userIds.length < 2) return;
       const id = `i:${i}`;
-      const depths = idf.userIds.map((u) => people.find((p) => p.userId === u)?.depth ?? 2);
       nodes.push({
         data: {
           id,
           label: identifierKindLabel(idf.kind),
           color: COLORS.identifier,
           size: 16,
-          level: Math.max(...depths.map((d) => (d === 0 ? 5 : d === 1 ? 3 : 1))) - 1,
           border: 0,
         },
         classes: "identifier",
@@ -135,11 +132,14 @@ export function NetworkGraph({ network, onOpen }: TProps) {
               style: { "overlay-color": COLORS.focus, "overlay-opacity": 0.18, "overlay-padding": 8 },
             },
           ],
+          // rows from the person outwards: what they share, who shares it, and so on; edges never cross a node
           layout: {
-            name: "concentric",
-            concentric: (n) => Number(n.data("level")),
-            levelWidth: () => 1,
-            minNodeSpacing: 24,
+            name: "breadthfirst",
+            // ids, not a selector: looked up by id, so no user id needs escaping
+            roots: [`u:${network.userId}`],
+            directed: false,
+            spacingFactor: 0.9,
+            avoidOverlap: true,
             animate: false,
           },
         });
@@ -155,7 +155,7 @@ export function NetworkGraph({ network, onOpen }: TProps) {
       cy.current?.destroy();
       cy.current = null;
     };
-  }, [elements]);
+  }, [elements, network.userId]);
 
   const index = Math.min(focused, people.length - 1);
   const current = people[index];
