@@ -57,16 +57,14 @@ type TEdgeRow = {
 type TCappedRow = { kind: TIdentifierKind; value: string; users: number };
 
 /**
- * First and last use of an identifier row `i` joined with its uses row `u`. A value indexed from a
- * transaction is "used" when the transaction happened (the uses row, by the transaction's own time);
- * one indexed from a user record or a device when it was indexed.
+ * First and last use of an identifier row `i` joined with its uses row `u`: a value a transaction
+ * carried is used when the transaction happened (by its own timestamp); one never carried by a
+ * transaction, when it was indexed from a user record or device.
  */
 function seen(i: string, u: string) {
   return Prisma.raw(
     `least(${i}."createdAt", ${u}."firstUsedAt") AS "firstSeen",
-     CASE WHEN ${u}."lastUsedAt" IS NULL THEN ${i}."createdAt"
-          WHEN ${i}."source" LIKE 'transaction%' THEN ${u}."lastUsedAt"
-          ELSE greatest(${i}."createdAt", ${u}."lastUsedAt") END AS "lastSeen",
+     coalesce(${u}."lastUsedAt", ${i}."createdAt") AS "lastSeen",
      coalesce(${u}."transactionCount", 0) AS "transactions"`,
   );
 }
@@ -141,7 +139,7 @@ async function readEdges(
       JOIN "user_identifiers" o ON o."clientId" = ${clientId} AND o."kind" = m2."kind" AND o."value" = m2."value"
         AND o."userId" <> ${userId} AND o."userId" <> m2."viaUser"
       ${usesJoin("o", "ou")}
-      WHERE ${sinceOk(`m2."lastSeen"`, `CASE WHEN ou."lastUsedAt" IS NULL THEN o."createdAt" WHEN o."source" LIKE 'transaction%' THEN ou."lastUsedAt" ELSE greatest(o."createdAt", ou."lastUsedAt") END`)}
+      WHERE ${sinceOk(`m2."lastSeen"`, `coalesce(ou."lastUsedAt", o."createdAt")`)}
         AND NOT EXISTS (SELECT 1 FROM u1 WHERE u1."userId" = o."userId"))`
       : Prisma.empty;
   // one statement: the link rows, then the capped values (a value may be capped at both depths)
