@@ -141,7 +141,7 @@ for (const role of Object.keys(ACCOUNTS) as TRole[]) {
   test(`every dashboard page a ${role} may open: no axe violations, no sideways scroll`, async ({
     browser,
   }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(360_000);
     const page = await signedInPage(browser, role);
     const visited: string[] = [];
     const problems: string[] = [];

@@ -96,6 +96,8 @@ async function openCaseOf(page: Page, userId: string) {
 }
 
 test("a reviewer finds the ring on a case and blocks it in one step", async ({ page }) => {
+  // a long journey on a shared two-core machine: more than the default minute, never a timing assertion
+  test.setTimeout(150_000);
   await signIn(page, DEMO.reviewer);
   await openCaseOf(page, ANCHOR);
   const view = page.getByTestId("network-view");
