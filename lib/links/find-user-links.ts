@@ -123,24 +123,29 @@ async function readEdges(
       ${usesJoin("o", "ou")}
       WHERE v1."users" <= ${fanOutCap}),
     l1 AS (SELECT * FROM e1 WHERE ${sinceOk(`"myLast"`, `"lastSeen"`)})`;
+  // Depth 2 reads each value of the depth-1 users once (not once per holder), skips the user's own
+  // values (their holders are depth 1 already), and leaves out depth-1 users by a hashed NOT IN.
   const second =
     depth === 2
       ? Prisma.sql`,
-    u1 AS (SELECT DISTINCT "userId" FROM l1),
+    u1 AS MATERIALIZED (SELECT DISTINCT "userId" FROM l1),
     m2 AS (
-      SELECT i."userId" AS "viaUser", i."kind", i."value", ${seen("i", "u")}
+      SELECT i."kind", i."value", min(least(i."createdAt", u."firstUsedAt")) AS "firstSeen",
+        max(coalesce(u."lastUsedAt", i."createdAt")) AS "lastSeen"
       FROM u1 JOIN "user_identifiers" i ON i."clientId" = ${clientId} AND i."userId" = u1."userId"
       ${usesJoin("i", "u")}
-      WHERE i."kind" = ANY(${kindList}::text[])),
-    v2 AS (SELECT d.*, ${holders(clientId, "d")} AS "users" FROM (SELECT DISTINCT "kind", "value" FROM m2) d),
+      WHERE i."kind" = ANY(${kindList}::text[])
+        AND NOT EXISTS (SELECT 1 FROM me WHERE me."kind" = i."kind" AND me."value" = i."value")
+      GROUP BY i."kind", i."value"),
+    v2 AS (SELECT m2.*, ${holders(clientId, "m2")} AS "users" FROM m2),
     l2 AS (
-      SELECT o."userId", m2."kind", m2."value", m2."firstSeen" AS "myFirst", ${seen("o", "ou")}
-      FROM m2 JOIN v2 ON v2."kind" = m2."kind" AND v2."value" = m2."value" AND v2."users" <= ${fanOutCap}
-      JOIN "user_identifiers" o ON o."clientId" = ${clientId} AND o."kind" = m2."kind" AND o."value" = m2."value"
-        AND o."userId" <> ${userId} AND o."userId" <> m2."viaUser"
+      SELECT o."userId", v2."kind", v2."value", v2."firstSeen" AS "myFirst", ${seen("o", "ou")}
+      FROM v2 JOIN "user_identifiers" o ON o."clientId" = ${clientId} AND o."kind" = v2."kind" AND o."value" = v2."value"
+        AND o."userId" <> ${userId}
       ${usesJoin("o", "ou")}
-      WHERE ${sinceOk(`m2."lastSeen"`, `coalesce(ou."lastUsedAt", o."createdAt")`)}
-        AND NOT EXISTS (SELECT 1 FROM u1 WHERE u1."userId" = o."userId"))`
+      WHERE v2."users" <= ${fanOutCap}
+        AND ${sinceOk(`v2."lastSeen"`, `coalesce(ou."lastUsedAt", o."createdAt")`)}
+        AND o."userId" NOT IN (SELECT "userId" FROM u1))`
       : Prisma.empty;
   // one statement: the link rows, then the capped values (a value may be capped at both depths)
   const rows = await db.$queryRaw<Array<TEdgeRow & { users: number | null }>>(Prisma.sql`

@@ -291,6 +291,10 @@ const V1_MATRIX: Record<string, TV1Case[]> = {
     { params: (a) => ({ userId: a.ids.user }), body: () => ({}) },
   ],
   "GET /v1/users/{userId}": [{ params: (a) => ({ userId: a.ids.user }) }],
+  "GET /v1/users/{userId}/links": [
+    { params: (a) => ({ userId: a.ids.user }) },
+    { params: (a) => ({ userId: a.ids.user }), query: { depth: "2" } },
+  ],
   "GET /v1/users/transactions/{transactionId}": [{ params: (a) => ({ transactionId: a.ids.transaction }) }],
   "PUT /v1/users/transactions/{transactionId}/status": [
     {

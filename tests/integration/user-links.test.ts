@@ -2,6 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db";
 import { findUserLinkDetails, findUserLinks } from "@/lib/links/find-user-links";
+import { findCounterparties } from "@/lib/links/find-counterparties";
 import { call, createTestClient } from "@/tests/factories";
 import * as linksRoute from "@/app/v1/users/[userId]/links/route";
 import * as transactionRoute from "@/app/v1/transaction/route";
@@ -182,6 +183,57 @@ describe("GET /v1/users/{userId}/links", () => {
       { userId: "dan", depth: 1, via: [{ kind: "bankAccountNumber", value: "GB001234" }] },
       { userId: "ann", depth: 2, via: [{ kind: "phone", value: "+442079460001" }] },
     ]);
+  });
+
+  it("lists counterparties: recipients by id or account, senders by id", async () => {
+    const recipient = (r: Record<string, unknown>) => ({
+      paymentMethod: "bank",
+      bank: { accountNumber: "X1" },
+      recipient: r,
+    });
+    expect(
+      (
+        await tx(apiKey, {
+          id: "cp1",
+          userId: "dan",
+          ...recipient({ id: "ann", paymentMethod: "bank", bank: { accountNumber: "R-1" } }),
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await tx(apiKey, {
+          id: "cp2",
+          userId: "dan",
+          ...recipient({ id: "ann", paymentMethod: "bank", bank: { accountNumber: "R-1" } }),
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await tx(apiKey, {
+          id: "cp3",
+          userId: "dan",
+          ...recipient({ paymentMethod: "bank", bank: { accountNumber: "R-9" } }),
+        })
+      ).status,
+    ).toBe(200);
+    const dan = await findCounterparties(prisma, { clientId, userId: "dan" });
+    expect(dan.map(({ firstAt: _f, lastAt: _l, ...c }) => c)).toEqual([
+      { direction: "sent", userId: "ann", account: "R-1", wallet: null, transactions: 2 },
+      { direction: "sent", userId: null, account: "R-9", wallet: null, transactions: 1 },
+    ]);
+    const ann = await findCounterparties(prisma, { clientId, userId: "ann" });
+    expect(ann.map(({ firstAt: _f, lastAt: _l, ...c }) => c)).toEqual([
+      { direction: "received", userId: "dan", account: null, wallet: null, transactions: 2 },
+    ]);
+    // another client's user "ann" was paid by nobody
+    expect(
+      await findCounterparties(prisma, {
+        clientId: (await prisma.apiKey.findFirstOrThrow({ where: { clientId: { not: clientId } } })).clientId,
+        userId: "ann",
+      }),
+    ).toEqual([]);
   });
 
   it("filters by kinds", async () => {
