@@ -5,7 +5,7 @@ import { CaseStatusBadge, OverdueBadge, PriorityBadge } from "@/components/cases
 import { CaseHistory } from "@/components/cases/case-history";
 import { CaseWorkbench } from "@/components/cases/case-workbench";
 import { NetworkView } from "@/components/links/network-view";
-import { Card, DateTime, EnumLabel, PageHeader, PersonName } from "@/components/ui";
+import { ClientText, Card, DateTime, EnumLabel, PageHeader, PersonName } from "@/components/ui";
 import { can, requirePagePermission } from "@/lib/auth/permissions";
 import { getCaseDetail, type TCaseDetail } from "@/lib/cases/get-case-detail";
 import { ApiError } from "@/lib/http/errors";
@@ -30,7 +30,7 @@ export default async function CasePage({ params }: { params: Promise<{ caseId: s
       <PageHeader
         title={
           <>
-            Case: <bdi>{subjectName}</bdi>
+            Case: <ClientText value={subjectName} />
           </>
         }
         subtitle={

@@ -6,7 +6,16 @@ import { NetworkView } from "@/components/links/network-view";
 import { CommentForm } from "@/components/users/comment-form";
 import { StatusActions } from "@/components/users/status-actions";
 import { UserStatusBadge } from "@/components/users/users-table";
-import { Badge, Card, DateTime, EnumLabel, LevelBadge, PageHeader, PersonName } from "@/components/ui";
+import {
+  ClientText,
+  Badge,
+  Card,
+  DateTime,
+  EnumLabel,
+  LevelBadge,
+  PageHeader,
+  PersonName,
+} from "@/components/ui";
 import { ApiError } from "@/lib/http/errors";
 import { listSanctionsFalseMatches } from "@/lib/sanctions/mark-false-match";
 import { explainDecision } from "@/lib/transactions/get-transaction-detail";
@@ -91,11 +100,11 @@ export default async function UserPage({ params }: { params: Promise<{ userId: s
         title={
           name ? (
             <>
-              <bdi>{name}</bdi> (<bdi>{u.id}</bdi>)
+              <ClientText value={name} /> (<ClientText value={u.id} />)
             </>
           ) : (
             <>
-              User <bdi>{u.id}</bdi>
+              User <ClientText value={u.id} />
             </>
           )
         }
