@@ -18,7 +18,17 @@ import {
 const SHOTS = "test-results/a11y";
 const VIEWPORT = { width: 1280, height: 800 };
 
-type TIds = { transaction: string; user: string; report: string; rule: string; case: string; list: string };
+type TIds = {
+  transaction: string;
+  user: string;
+  report: string;
+  rule: string;
+  case: string;
+  list: string;
+  /** The user with the most links, and a case of a linked user: the network view with a ring in it. */
+  linkedUser: string;
+  linkedCase: string;
+};
 type TRole = "admin" | "reviewer" | "reporting_officer";
 
 // One line per page; `permission` decides which roles visit it.
@@ -35,6 +45,8 @@ const PAGES: { name: string; path: (ids: TIds) => string; permission: TPermissio
   { name: "user", path: (ids) => `/dashboard/users/${ids.user}`, permission: "dashboard.read" },
   { name: "cases", path: () => "/dashboard/cases", permission: "dashboard.read" },
   { name: "case", path: (ids) => `/dashboard/cases/${ids.case}`, permission: "cases.work" },
+  { name: "user-network", path: (ids) => `/dashboard/users/${ids.linkedUser}`, permission: "dashboard.read" },
+  { name: "case-network", path: (ids) => `/dashboard/cases/${ids.linkedCase}`, permission: "cases.work" },
   { name: "rules", path: () => "/dashboard/rules", permission: "rules.read" },
   { name: "rule", path: (ids) => `/dashboard/rules/${ids.rule}`, permission: "rules.read" },
   { name: "new-rule", path: () => "/dashboard/rules/new", permission: "rules.draft" },
@@ -53,6 +65,10 @@ const ACCOUNTS: Record<TRole, { email: string; password: string }> = {
   reviewer: DEMO.reviewer,
   reporting_officer: DEMO.officer,
 };
+
+// Identifier values two or more (but not too many) users of the client share: what links people.
+const SHARED = `WITH shared AS (SELECT "clientId", kind, value FROM user_identifiers WHERE "clientId" = $1
+  GROUP BY 1, 2, 3 HAVING count(*) BETWEEN 2 AND 50)`;
 
 /** Ids of seeded records to open the detail pages: the busiest user and a transaction that fired rules. */
 async function seededIds(): Promise<TIds> {
@@ -77,6 +93,16 @@ async function seededIds(): Promise<TIds> {
       case: await one(`SELECT id FROM cases WHERE "clientId" = $1 ORDER BY "alertCount" DESC, id LIMIT 1`),
       rule: await one(`SELECT "ruleId" AS id FROM rules WHERE "clientId" = $1 ORDER BY "ruleId" LIMIT 1`),
       list: await one(`SELECT id FROM lists WHERE "clientId" = $1 ORDER BY name LIMIT 1`),
+      linkedUser: await one(
+        `${SHARED} SELECT i."userId" AS id FROM user_identifiers i JOIN shared s USING ("clientId", kind, value)
+         GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`,
+      ),
+      linkedCase: await one(
+        `${SHARED} SELECT c.id FROM cases c JOIN user_identifiers i ON i."clientId" = c."clientId"
+           AND c."subjectType" = 'user' AND i."userId" = c."subjectId"
+         JOIN shared s ON s."clientId" = i."clientId" AND s.kind = i.kind AND s.value = i.value
+         GROUP BY c.id, c.status ORDER BY (c.status = 'closed'), count(*) DESC, c.id LIMIT 1`,
+      ),
     };
   } finally {
     await db.end();
@@ -115,7 +141,7 @@ for (const role of Object.keys(ACCOUNTS) as TRole[]) {
   test(`every dashboard page a ${role} may open: no axe violations, no sideways scroll`, async ({
     browser,
   }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(360_000);
     const page = await signedInPage(browser, role);
     const visited: string[] = [];
     const problems: string[] = [];

@@ -3,6 +3,7 @@ import { seedDemoFx } from "@/lib/fx/demo-fx";
 import { seedDemoLists } from "@/lib/lists/demo-lists";
 import { seedDemoRules } from "@/lib/rules/demo-rules";
 import { seedDemoUsers } from "@/lib/users/demo-users";
+import { seedDemoLinks } from "@/lib/links/demo-links";
 import { seedDemoReports } from "@/lib/reports/demo-reports";
 import { seedDemoSanctions } from "@/lib/sanctions/demo-sanctions";
 
@@ -12,6 +13,7 @@ export const seedHooks: Array<(clientId: string) => Promise<void>> = [
   seedDemoRules,
   seedDemoLists,
   seedDemoUsers,
+  seedDemoLinks,
   seedDemoReports,
   seedDemoSanctions,
 ];

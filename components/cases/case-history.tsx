@@ -20,7 +20,15 @@ function describe(e: TEvent, people: TCaseDetail["people"]): string {
       return `${n} ${n === 1 ? "alert" : "alerts"} ${formatEnum(String(d.status ?? "")).toLowerCase()}`;
     }
     case "user_blocked":
-      return "User blocked";
+      return d.ringOf ? `User blocked with the network of ${String(d.ringOf)}` : "User blocked";
+    case "user_inactive":
+      return `User set inactive with the network of ${String(d.ringOf ?? "")}`;
+    case "merged": {
+      const n = Array.isArray(d.caseIds) ? d.caseIds.length : 0;
+      return `${n} linked ${n === 1 ? "case" : "cases"} merged into this one`;
+    }
+    case "merged_into":
+      return `Merged into case ${String(d.caseId ?? "")}`;
     case "escalated":
       return "Escalated to the reporting officers";
     case "closed":

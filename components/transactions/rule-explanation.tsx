@@ -27,6 +27,8 @@ export function RuleExplanation({
 }) {
   const values = Object.entries(rule.values);
   const aggregates = Object.entries(rule.aggregates);
+  // decisions recorded before links existed have no links field
+  const links = Object.entries(rule.links ?? {});
   return (
     <li
       className="rounded-md border border-slate-200 p-3"
@@ -57,7 +59,7 @@ export function RuleExplanation({
           {rule.condition}
         </pre>
       )}
-      {(values.length > 0 || aggregates.length > 0) && (
+      {(values.length > 0 || aggregates.length > 0 || links.length > 0) && (
         <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-0.5 text-xs">
           {values.map(([k, v]) => (
             <div key={k} className="contents">
@@ -72,6 +74,12 @@ export function RuleExplanation({
                 <span className="font-mono">{show(v)}</span>
                 <span className="ml-2 text-slate-600">{formatAggregate(rule.aggregateDefinitions[k])}</span>
               </dd>
+            </div>
+          ))}
+          {links.map(([k, v]) => (
+            <div key={k} className="contents" data-testid="link-value">
+              <dt className="break-all font-mono text-slate-600">{k}</dt>
+              <dd className="font-mono">{show(v)}</dd>
             </div>
           ))}
         </dl>

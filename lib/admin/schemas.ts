@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { MAX_EPOCH_MS } from "@/lib/validation/timestamps";
-import { ZBaseCurrency, ZFeature, ZRecommendedAction, ZReportingProfile } from "@/lib/clients/schemas";
+import {
+  ZBaseCurrency,
+  ZFanOutCap,
+  ZFeature,
+  ZRecommendedAction,
+  ZReportingProfile,
+} from "@/lib/clients/schemas";
 import { ZDashboardRole } from "@/lib/dashboard-users/create-dashboard-user";
 import { RULE_STATUSES } from "@/lib/rules/schemas";
 import { ZWebhookEventType } from "@/lib/webhooks/schemas";
@@ -36,6 +42,7 @@ export const ZUpdateSettings = z.object({
   actions: z.array(ZRecommendedAction).min(1, "Enable at least one action").optional(),
   reportingProfile: ZReportingProfile.optional(),
   baseCurrency: ZBaseCurrency.optional(),
+  linkFanOutCap: ZFanOutCap.optional(),
 });
 export type TUpdateSettings = z.infer<typeof ZUpdateSettings>;
 

@@ -16,6 +16,8 @@ export type TSettingsView = {
   actions: string[];
   /** ISO 4217 code of transaction.baseAmount (decisions.md §13). */
   baseCurrency: string;
+  /** A shared identifier with more users than this links nobody (user links, links.* in rules). */
+  linkFanOutCap: number;
   reportingProfile: TReportingProfile;
   allFeatures: readonly string[];
   allActions: readonly string[];
@@ -41,6 +43,7 @@ export async function getClientSettings(user: TSessionUser): Promise<TSettingsVi
     // an empty list means every action, as the rule engine reads it
     actions: client.actions.length ? client.actions : [...RECOMMENDED_ACTIONS],
     baseCurrency: client.baseCurrency,
+    linkFanOutCap: client.linkFanOutCap,
     reportingProfile,
     allFeatures: FEATURES,
     allActions: RECOMMENDED_ACTIONS,

@@ -20,6 +20,7 @@ import { prepareSanctionsScreening, sanctionsWrap } from "@/lib/sanctions/prepar
 import { computeAggregates } from "@/lib/screening/aggregates";
 import { loadedRule } from "@/lib/screening/evaluate-rules";
 import { evaluateRules, planAggregates } from "@/lib/screening/run-rules";
+import { readScreeningLinks, withLinks } from "@/lib/links/screening-links";
 
 export const TOTAL_CAP = 1_000_000;
 /** Wall-clock time a batch may evaluate for; the rest of its items wait for the next batch. */
@@ -283,10 +284,22 @@ export async function continueBacktest(
       variables: item.variables,
       conditions: rules.map((r) => r.condition),
     });
+    // links.* read the links as they are now, windows back from the record's time (as inList above)
+    const links = await readScreeningLinks(prisma, {
+      clientId,
+      subject,
+      subjectId: item.subjectId,
+      variables: item.variables,
+      rules,
+    });
     const {
-      result: { evaluated },
-    } = evaluateWithLists(lists, () =>
-      evaluateRules(rules, subject, item.variables, values, plan.compileErrors, sanctionsWrap(sanctions)),
+      result: {
+        result: { evaluated },
+      },
+    } = withLinks(links, sanctionsWrap(sanctions), (wrap) =>
+      evaluateWithLists(lists, () =>
+        evaluateRules(rules, subject, item.variables, values, plan.compileErrors, wrap),
+      ),
     );
     const [d, l] = evaluated;
     if (d?.error) next.draftErrors++;

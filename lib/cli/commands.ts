@@ -13,6 +13,13 @@ import {
 } from "@/lib/dashboard-users/create-dashboard-user";
 import { CliError, listFlag, optionalFlag, requireFlag, type TArgs } from "@/lib/cli/args";
 
+/** `--link-fan-out-cap N`: digits only (the bounds are the schema's). */
+function fanOutCapFlag(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new CliError("--link-fan-out-cap must be a whole number");
+  return Number(value);
+}
+
 function checkList(values: string[] | undefined, allowed: readonly string[], what: string): void {
   for (const v of values ?? []) {
     if (!allowed.includes(v))
@@ -64,6 +71,7 @@ export const commands: Record<string, TCommand> = {
       actions: actions as (typeof RECOMMENDED_ACTIONS)[number][] | undefined,
       reportingProfile: reportingProfile as never,
       baseCurrency: optionalFlag(args, "base-currency"),
+      linkFanOutCap: fanOutCapFlag(optionalFlag(args, "link-fan-out-cap")),
     });
     if (!result) throw new CliError(`Client ${clientId} does not exist`);
     return result;

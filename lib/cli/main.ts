@@ -5,7 +5,7 @@ import { ensureDatabaseUrl } from "@/lib/embedded/server";
 const USAGE = `usage: npm run --silent cli -- <command>
   client create --name NAME --type business|consumer [--features f1,f2] [--actions A1,A2]
   client configure --client ID [--name NAME] [--features ...] [--actions ...] [--reporting-profile FILE]
-                   [--base-currency CODE]
+                   [--base-currency CODE] [--link-fan-out-cap N]
   apikey create --client ID [--name NAME]
   apikey revoke --key KEY
   rules import --client ID FILE

@@ -21,6 +21,7 @@ export async function configureClient(
       ...(data.actions !== undefined && { actions: [...new Set(data.actions)] }),
       ...(data.reportingProfile !== undefined && { reportingProfile: data.reportingProfile }),
       ...(data.baseCurrency !== undefined && { baseCurrency: data.baseCurrency }),
+      ...(data.linkFanOutCap !== undefined && { linkFanOutCap: data.linkFanOutCap }),
     },
   });
   return serializeClient(client);

@@ -95,6 +95,15 @@ export const ZBaseCurrency = z
     "Expected an ISO 4217 currency code",
   );
 
+/** Users a shared identifier may have and still link them (decisions.md §14); default 50. */
+export const DEFAULT_FAN_OUT_CAP = 50;
+export const MAX_FAN_OUT_CAP = 10_000;
+export const ZFanOutCap = z
+  .number({ message: "Expected a whole number" })
+  .int("Expected a whole number")
+  .min(2, "At least 2: a value held by one user links nobody anyway")
+  .max(MAX_FAN_OUT_CAP, `At most ${MAX_FAN_OUT_CAP}`);
+
 export const ZConfigureClient = z.object({
   clientId: z.string().min(1),
   name: z.string().trim().min(1).optional(),
@@ -102,5 +111,6 @@ export const ZConfigureClient = z.object({
   actions: z.array(ZRecommendedAction).min(1).optional(),
   reportingProfile: ZReportingProfile.optional(),
   baseCurrency: ZBaseCurrency.optional(),
+  linkFanOutCap: ZFanOutCap.optional(),
 });
 export type TConfigureClient = z.input<typeof ZConfigureClient>;

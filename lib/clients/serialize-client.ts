@@ -8,6 +8,7 @@ export type TClientConfig = {
   actions: string[];
   reportingProfile: unknown;
   baseCurrency: string;
+  linkFanOutCap: number;
   createdAt: number;
   updatedAt: number;
 };
@@ -21,6 +22,7 @@ export function serializeClient(client: Client): TClientConfig {
     actions: client.actions,
     reportingProfile: client.reportingProfile ?? null,
     baseCurrency: client.baseCurrency,
+    linkFanOutCap: client.linkFanOutCap,
     createdAt: client.createdAt.getTime(),
     updatedAt: client.updatedAt.getTime(),
   };

@@ -4,6 +4,7 @@ import "@/lib/webhooks/endpoints";
 import "@/lib/screening/endpoints";
 import "@/lib/transactions/endpoints";
 import "@/lib/users/endpoints";
+import "@/lib/links/endpoints";
 import "@/lib/comments/endpoints";
 import "@/lib/reports/endpoints";
 import "@/lib/cases/endpoints";

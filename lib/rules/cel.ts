@@ -27,6 +27,13 @@ import {
   type TExpressionProblem,
 } from "@/lib/rules/type-check";
 import { sanctionsScore } from "@/lib/sanctions/score-context";
+import {
+  LINK_SUBJECTS,
+  LINKS,
+  linkCalls,
+  mentionsLinks,
+  registerLinkFunctions,
+} from "@/lib/links/link-signals";
 
 /** Variables a condition may use, per rule subject (`aggregates` is always available). */
 export const SUBJECT_VARIABLES: Record<TRuleSubject, readonly string[]> = {
@@ -61,6 +68,8 @@ function conditionEnvironment(subject: TRuleSubject): TCelEnvironment {
     );
     // Client lists (lib/lists): inList("NAME", value), bound per screening like sanctionsScore.
     registerListFunctions(env);
+    // User links (lib/links): links.count(kind[, window]), blockedCount(), fraudCount(), bound per screening
+    if (LINK_SUBJECTS.includes(subject)) registerLinkFunctions(env);
     conditionEnvironments.set(subject, env);
   }
   return env;
@@ -266,6 +275,7 @@ export function ruleProblems(
     // bounded work and linear-time regular expressions (lib/rules/rule-cost.ts)
     problems.push(...safetyProblems("condition", rule.condition, ast));
   }
+  if (mentionsLinks(rule.condition)) problems.push(...linkProblems(rule.subject, rule.condition));
   for (const [name, aggregate] of Object.entries(aggregates)) {
     const groupBy = aggregatePathProblem(
       `aggregates.${name}.groupBy`,
@@ -299,6 +309,35 @@ export function ruleProblems(
     problems.push(...whereProblems);
   }
   return problems;
+}
+
+/** links.* needs a user, and literal, known kinds and windows (the screening reads them before evaluating). */
+function linkProblems(subject: TRuleSubject, condition: string): TRuleProblem[] {
+  let ast: ASTNode;
+  try {
+    ast = conditionEnvironment(subject).parse(condition).ast;
+  } catch {
+    return []; // reported as a syntax error already
+  }
+  const found = linkCalls(ast);
+  const problems = found.problems;
+  if (!LINK_SUBJECTS.includes(subject) && (found.calls.length > 0 || problems.length > 0)) {
+    const at = problems[0] ?? { start: 0, end: condition.length };
+    return [
+      {
+        field: "condition",
+        message: `${position(condition, at.start)}: links.* is not available to ${subject} rules: a ${subject} has no user (transaction, user, event and paymentInstrument rules can use it)`,
+        start: at.start,
+        end: at.end,
+      },
+    ];
+  }
+  return problems.map((p) => ({
+    field: "condition",
+    message: `${position(condition, p.start)}: ${p.message}`,
+    start: p.start,
+    end: p.end,
+  }));
 }
 
 /** Every problem with a rule's expressions as `<field>: <message>` lines; empty when valid. */
@@ -350,6 +389,7 @@ export function evaluateCondition(
 ): boolean {
   const context: Record<string, unknown> = { aggregates };
   for (const name of SUBJECT_VARIABLES[subject]) context[name] = variables[name] ?? {};
+  if (LINK_SUBJECTS.includes(subject)) context.links = LINKS;
   const result = compiled.evaluate(context);
   if (typeof result !== "boolean") throw new Error(`Condition returned ${typeof result}, expected a bool`);
   return result;

@@ -9,6 +9,7 @@ import { ZPaymentInstrument } from "@/lib/payment-instruments/schemas";
 import type { TAggregateOver, TRuleSubject } from "@/lib/rules/schemas";
 import { ZTransactionFields } from "@/lib/transactions/schemas";
 import { ZUser } from "@/lib/users/schemas";
+import { LINK_FUNCTIONS, LINK_SUBJECTS } from "@/lib/links/link-signals";
 
 /** A field's CEL type: JSON numbers are doubles; `map` is free-form (its keys are not checked). */
 export type TFieldType =
@@ -186,6 +187,10 @@ export function ruleCompletions(): Record<TRuleSubject, Array<{ label: string; d
     label: f.signature.slice(0, f.signature.indexOf("(")),
     detail: f.signature,
   }));
+  const linkFunctions = LINK_FUNCTIONS.map((f) => ({
+    label: f.signature.slice(0, f.signature.indexOf("(")),
+    detail: f.signature,
+  }));
   const out = {} as Record<TRuleSubject, Array<{ label: string; detail: string }>>;
   for (const [subject, declarations] of Object.entries(SUBJECT_DECLARATIONS) as Array<
     [TRuleSubject, Record<string, TFieldType>]
@@ -194,6 +199,7 @@ export function ruleCompletions(): Record<TRuleSubject, Array<{ label: string; d
       ...fieldPaths(declarations).map((p) => ({ label: p.path, detail: p.type })),
       { label: "aggregates", detail: "this rule's aggregates" },
       ...functions,
+      ...(LINK_SUBJECTS.includes(subject) ? linkFunctions : []),
     ];
   }
   return out;

@@ -7,6 +7,7 @@
 // is reported (not only the first) with a suggestion when a declared one is close.
 import { Environment, type ASTNode } from "@marcbachmann/cel-js";
 import { RULE_FUNCTIONS, resolvePath, type TFieldType } from "@/lib/rules/rule-types";
+import { LINK_FUNCTIONS, registerLinkFunctions } from "@/lib/links/link-signals";
 
 export type TExpressionProblem = { message: string; start: number; end: number };
 
@@ -66,6 +67,8 @@ function checkEnvironment(key: string, declarations: Record<string, TFieldType>,
     }
     // aggregate names are checked by the walk below (they are the rule's own)
     if (withAggregates) env.registerVariable("aggregates", "map<string, dyn>");
+    // conditions only; a subject without a user is refused by name in ruleProblems (lib/rules/cel.ts)
+    if (withAggregates) registerLinkFunctions(env);
     // only checked here, never evaluated: the runtime environment registers the implementations
     for (const fn of RULE_FUNCTIONS) env.registerFunction(fn.signature, () => null);
     checkEnvironments.set(cacheKey, env);
@@ -215,6 +218,15 @@ function explain(
     }
     const names = new Set(RULE_FUNCTIONS.map((f) => f.signature.slice(0, f.signature.indexOf("("))));
     return `unknown function ${name}()${didYouMean(name!, names)}`;
+  }
+  const linkCall = /^found no matching overload for 'Links\.([A-Za-z_]+)\((.*)\)'/.exec(message);
+  if (linkCall) {
+    const [, name, args] = linkCall;
+    const signatures = LINK_FUNCTIONS.filter((f) => f.signature.startsWith(`links.${name}(`));
+    if (signatures.length) {
+      return `wrong arguments: links.${name}(${args}); expected ${signatures.map((f) => f.signature).join(" or ")}`;
+    }
+    return `unknown function links.${name}(); links has count(kind), count(kind, window), blockedCount() and fraudCount()`;
   }
   const operator = /^no such overload: (.+)$/.exec(message);
   if (operator) {

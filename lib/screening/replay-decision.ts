@@ -1,6 +1,7 @@
 import { prisma } from "@/lib/db";
 import { evaluateWithLists, recordedListSource, type TListLookup } from "@/lib/lists/in-list";
 import type { TRuleSubject } from "@/lib/rules/schemas";
+import { evaluateWithLinks, recordedLinkValues } from "@/lib/links/link-signals";
 import {
   evaluateRule,
   loadedRule,
@@ -34,7 +35,11 @@ export async function replayDecision({
   if (!decision) return null;
   const recorded = decision.evaluated as unknown as TEvaluatedRule[];
   const aggregates = decision.aggregates as Record<string, Record<string, number | null>>;
-  const input = decision.input as { variables?: Record<string, unknown>; lists?: TListLookup[] };
+  const input = decision.input as {
+    variables?: Record<string, unknown>;
+    lists?: TListLookup[];
+    links?: Record<string, Record<string, number>>;
+  };
   const versions = await prisma.ruleVersion.findMany({
     where: { clientId, id: { in: recorded.map((e) => e.versionId) } },
     include: { rule: { select: { ruleId: true } } },
@@ -43,21 +48,25 @@ export async function replayDecision({
   const subject = decision.subjectType as TRuleSubject;
 
   const rules: TLoadedRule[] = [];
-  // inList answers what it answered then (lists may have changed since)
-  const { result: evaluated } = evaluateWithLists(recordedListSource(input.lists ?? []), () =>
-    recorded.map((entry) => {
-      const v = byId.get(entry.versionId);
-      if (!v) return { ...entry, triggered: false, error: "rule version no longer exists" };
-      // the status the rule had when screened, not the version's own (a later status edit is a new version)
-      const rule = loadedRule({ ruleRef: v.ruleRef, ruleId: v.rule.ruleId, status: entry.status }, v);
-      rules.push(rule);
-      // an aggregate that could not be computed stays an error: there is no value to replay
-      if (entry.error?.startsWith("aggregates.")) return { ...entry, triggered: false };
-      return evaluateRule(subject, rule, input.variables ?? {}, {
-        values: aggregates[v.id] ?? {},
-        errors: {},
-      });
-    }),
+  // inList and links.* answer what they answered then (lists and links may have changed since)
+  const {
+    result: { result: evaluated },
+  } = evaluateWithLinks(recordedLinkValues(input.links), () =>
+    evaluateWithLists(recordedListSource(input.lists ?? []), () =>
+      recorded.map((entry) => {
+        const v = byId.get(entry.versionId);
+        if (!v) return { ...entry, triggered: false, error: "rule version no longer exists" };
+        // the status the rule had when screened, not the version's own (a later status edit is a new version)
+        const rule = loadedRule({ ruleRef: v.ruleRef, ruleId: v.rule.ruleId, status: entry.status }, v);
+        rules.push(rule);
+        // an aggregate that could not be computed stays an error: there is no value to replay
+        if (entry.error?.startsWith("aggregates.")) return { ...entry, triggered: false };
+        return evaluateRule(subject, rule, input.variables ?? {}, {
+          values: aggregates[v.id] ?? {},
+          errors: {},
+        });
+      }),
+    ),
   );
   const { riskLevel, recommendedAction, triggered } = outcomeOf(rules, evaluated);
   const stored = decision.response as {

@@ -13,6 +13,7 @@ import {
   type TAggregateValue,
 } from "@/lib/screening/aggregates";
 import { cachedLists } from "@/lib/screening/hot/config";
+import { readScreeningLinks, withLinks } from "@/lib/links/screening-links";
 import {
   evaluateRule,
   outcomeOf,
@@ -145,7 +146,8 @@ export function evaluateRules(
 
 /**
  * What a decision stores as the CEL input, so a replay needs nothing else: the variables, the
- * aggregate values, the transaction's currency conversion (the rate used) and every list lookup.
+ * aggregate values, the transaction's currency conversion (the rate used), every list lookup and
+ * the links.* values each rule used.
  */
 export function decisionInput({
   variables,
@@ -153,12 +155,14 @@ export function decisionInput({
   timestamp,
   fx,
   lookups,
+  links,
 }: {
   variables: Record<string, unknown>;
   aggregates: Record<string, Record<string, number | null>>;
   timestamp: number;
   fx?: TFxConversion;
   lookups: readonly TListLookup[];
+  links?: Record<string, Record<string, number>>;
 }): Record<string, unknown> {
   return {
     variables,
@@ -166,6 +170,7 @@ export function decisionInput({
     timestamp,
     ...(fx && { fx }),
     ...(lookups.length > 0 && { lists: lookups }),
+    ...(links && Object.keys(links).length > 0 && { links }),
   };
 }
 
@@ -211,8 +216,14 @@ export async function runRules(
     conditions: rules.map((r) => r.condition),
   });
   const lists = args.lists ?? cachedLists(clientId) ?? new Map<string, ListIndex>();
-  const { result, lookups } = evaluateWithLists(liveListSource(lists), () =>
-    evaluateRules(rules, subject, variables, values, plan.compileErrors, sanctionsWrap(sanctions)),
+  const links = await readScreeningLinks(tx, { clientId, subject, subjectId, variables, rules });
+  const {
+    result: { result, lookups },
+    used,
+  } = withLinks(links, sanctionsWrap(sanctions), (wrap) =>
+    evaluateWithLists(liveListSource(lists), () =>
+      evaluateRules(rules, subject, variables, values, plan.compileErrors, wrap),
+    ),
   );
   const { riskLevel, recommendedAction, triggered, firedActive, evaluated, aggregatesByVersion } = result;
 
@@ -232,6 +243,7 @@ export async function runRules(
         timestamp,
         fx: args.fx,
         lookups,
+        links: used,
       }) as Prisma.InputJsonValue,
       response: { riskLevel, recommendedAction, triggered } as unknown as Prisma.InputJsonValue,
       durationMs: performance.now() - started,

@@ -21,6 +21,8 @@ export type TRuleExplanation = {
   aggregateDefinitions: Record<string, unknown>;
   /** Aggregate values the rule saw (from the Decision row). */
   aggregates: Record<string, number | null>;
+  /** The links.* calls the rule made and their values (`links.count("phone")` → 2). */
+  links: Record<string, number>;
   /** Input fields the condition mentions, with the values screened. */
   values: Record<string, unknown>;
   triggered: boolean;
@@ -253,6 +255,8 @@ export async function explainDecision({
   const aggregates = (decision.aggregates ?? {}) as Record<string, Record<string, number | null>>;
   const variables = ((decision.input as { variables?: Record<string, unknown> } | null)?.variables ??
     {}) as Record<string, unknown>;
+  const links = ((decision.input as { links?: Record<string, Record<string, number>> } | null)?.links ??
+    {}) as Record<string, Record<string, number>>;
   const versions = await prisma.ruleVersion.findMany({
     // Defensive: a decision written by an older engine (or by hand) may lack version ids.
     where: {
@@ -276,6 +280,7 @@ export async function explainDecision({
       condition: v?.condition ?? null,
       aggregateDefinitions: (v?.aggregates ?? {}) as Record<string, unknown>,
       aggregates: (e.versionId && aggregates[e.versionId]) || {},
+      links: (e.versionId && links[e.versionId]) || {},
       values: v ? conditionValues(v.condition, variables) : {},
       triggered: e.triggered === true,
       error: e.error ?? null,

@@ -43,6 +43,9 @@ const PINNED: Record<string, readonly TRole[]> = {
   "POST /dashboard-api/alerts/{alertId}/review": ["admin", "reviewer"],
   "POST /dashboard-api/transactions/{transactionId}/confirm": ["admin", "reviewer"],
   "POST /dashboard-api/users/{userId}/status": ["admin", "reviewer"],
+  "POST /dashboard-api/users/{userId}/network/status": ["admin", "reviewer"],
+  "POST /dashboard-api/cases/{caseId}/merge": ["admin", "reviewer"],
+  "GET /dashboard-api/users/{userId}/network": ["admin", "reviewer", "reporting_officer"],
   "GET /dashboard-api/transactions": ["admin", "reviewer", "reporting_officer"],
   // a dry-run or muted rule runs on every screening: publishing is an admin's, in any status
   "POST /dashboard-api/rules/{ruleId}/publish": ["admin"],

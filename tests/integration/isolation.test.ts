@@ -291,6 +291,10 @@ const V1_MATRIX: Record<string, TV1Case[]> = {
     { params: (a) => ({ userId: a.ids.user }), body: () => ({}) },
   ],
   "GET /v1/users/{userId}": [{ params: (a) => ({ userId: a.ids.user }) }],
+  "GET /v1/users/{userId}/links": [
+    { params: (a) => ({ userId: a.ids.user }) },
+    { params: (a) => ({ userId: a.ids.user }), query: { depth: "2" } },
+  ],
   "GET /v1/users/transactions/{transactionId}": [{ params: (a) => ({ transactionId: a.ids.transaction }) }],
   "PUT /v1/users/transactions/{transactionId}/status": [
     {
@@ -495,6 +499,28 @@ const DASHBOARD_MATRIX: Record<string, TDashCase[]> = {
       role: "reviewer",
       params: (a) => ({ userId: a.ids.user }),
       query: () => ({ datasetId: "opensanctions", entityId: "any" }),
+    },
+  ],
+  "GET /dashboard-api/users/{userId}/network": [
+    { role: "reviewer", params: (a) => ({ userId: a.ids.user }) },
+    {
+      role: "reporting_officer",
+      params: (a) => ({ userId: a.ids.blockedUser }),
+      query: () => ({ depth: "2" }),
+    },
+  ],
+  "POST /dashboard-api/users/{userId}/network/status": [
+    {
+      role: "reviewer",
+      params: (a) => ({ userId: a.ids.user }),
+      body: (a) => ({ userIds: [a.ids.user], status: "blocked", note: "b" }),
+    },
+  ],
+  "POST /dashboard-api/cases/{caseId}/merge": [
+    {
+      role: "reviewer",
+      params: (a) => ({ caseId: a.ids.case }),
+      body: () => ({ caseIds: ["b-case"], note: "b" }),
     },
   ],
   "POST /dashboard-api/users/{userId}/status": [

@@ -11,18 +11,23 @@ import type { TAggregateValue } from "@/lib/screening/aggregates";
 import type { TLoadedRule } from "@/lib/screening/evaluate-rules";
 import { rawTx } from "@/lib/screening/hot/sql";
 import { evaluateRules, type TSubject } from "@/lib/screening/run-rules";
+import { readScreeningLinks, withLinks } from "@/lib/links/screening-links";
 
 // The in-memory half of runRules for every raw-SQL screening (transaction, user, merchant, payment
 // instrument, event, /v1/transaction/update): the caller reads the aggregates, this evaluates, and the
 // caller's write statement stores the decision (decisionWrite in decision-write.ts, or the
 // transaction's own write).
 
-export type TDecided = ReturnType<typeof evaluateRules> & { lookups: readonly TListLookup[] };
+export type TDecided = ReturnType<typeof evaluateRules> & {
+  lookups: readonly TListLookup[];
+  /** The links.* values each rule used, by version id (recorded on the decision). */
+  links: Record<string, Record<string, number>>;
+};
 
 /**
  * Sanctions, lists and rules, as runRules does. Sanctions: from `sanctionsState` when the caller read it
  * in its own statement (`sanctionsStateColumns`; null when no rule calls sanctionsScore), otherwise one
- * statement here, only when a rule calls sanctionsScore.
+ * statement here, only when a rule calls sanctionsScore. Links: one statement, only when a rule calls links.*.
  */
 export async function decide(
   db: Pick<Pool, "query"> | PoolClient,
@@ -58,8 +63,14 @@ export async function decide(
           conditions: rules.map((r) => r.condition),
         })
       : sanctionsState && (await sanctionsScreeningFrom(rawTx(db), sanctionsState));
-  const { result, lookups } = evaluateWithLists(liveListSource(lists), () =>
-    evaluateRules(rules, subject, variables, values, compileErrors, sanctionsWrap(sanctions)),
+  const links = await readScreeningLinks(rawTx(db), { clientId, subject, subjectId, variables, rules });
+  const {
+    result: { result, lookups },
+    used,
+  } = withLinks(links, sanctionsWrap(sanctions), (wrap) =>
+    evaluateWithLists(liveListSource(lists), () =>
+      evaluateRules(rules, subject, variables, values, compileErrors, wrap),
+    ),
   );
-  return { ...result, lookups };
+  return { ...result, lookups, links: used };
 }

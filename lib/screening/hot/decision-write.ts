@@ -142,7 +142,10 @@ export function decidedWrite(
     started,
     ...write
   }: Omit<Parameters<typeof decisionWrite>[1], "result" | "input" | "durationMs"> & {
-    decided: TEvaluation & { lookups: readonly TListLookup[] };
+    decided: TEvaluation & {
+      lookups: readonly TListLookup[];
+      links?: Record<string, Record<string, number>>;
+    };
     variables: Record<string, unknown>;
     timestamp: number;
     fx?: TFxConversion;
@@ -158,6 +161,7 @@ export function decidedWrite(
       timestamp,
       fx,
       lookups: decided.lookups,
+      links: decided.links,
     }),
     durationMs: performance.now() - started,
   });

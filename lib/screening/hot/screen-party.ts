@@ -167,7 +167,7 @@ async function readAndEvaluate<TStored extends { createdAt: number }>(
   const row = read.stored as (Record<string, unknown> & Partial<TSanctionsState>) | null;
   const stored = row?.createdAt == null ? null : (row as unknown as TStored);
   const variables = shape.variablesOf(stored);
-  const { lookups, ...result } = await decide(pool, {
+  const { lookups, links, ...result } = await decide(pool, {
     clientId,
     subject: shape.subject,
     subjectId: shape.subjectId,
@@ -178,7 +178,7 @@ async function readAndEvaluate<TStored extends { createdAt: number }>(
     compileErrors: plan.compileErrors,
     sanctionsState: withSanctions ? { version: row!.version!, excluded: row!.excluded! } : null,
   });
-  return { stored, variables, result, lookups };
+  return { stored, variables, result, lookups, links };
 }
 
 /** One attempt of a user or merchant screening: the read (or the prefetched one), the rules, the write. */
@@ -215,7 +215,7 @@ async function evaluateParty<TStored extends { createdAt: number }>(
 ) {
   const started = performance.now();
   const now = new Date();
-  const { stored, variables, result, lookups } = await readAndEvaluate(
+  const { stored, variables, result, lookups, links } = await readAndEvaluate(
     pool,
     config,
     clientId,
@@ -234,6 +234,7 @@ async function evaluateParty<TStored extends { createdAt: number }>(
       aggregates: result.aggregatesByVersion,
       timestamp: shape.timestamp,
       lookups,
+      links,
     }),
     durationMs: performance.now() - started,
     answer,

@@ -381,7 +381,7 @@ async function screenOnce(
   if (user) variables.user = user;
   if (merchant) variables.merchant = merchant;
   const values = aggregates(stored);
-  const { lookups, ...result } = await decide(db, {
+  const { lookups, links, ...result } = await decide(db, {
     clientId,
     subject: "transaction",
     subjectId: body.id,
@@ -426,7 +426,7 @@ async function screenOnce(
          "evaluated", "aggregates", "input", "response", "durationMs")
        VALUES (${p.add(decisionId, "text")}, ${c}, 'transaction', ${id}, ${p.add(riskLevel, "text")},
          ${p.add(recommendedAction, "text")}, ${p.json(evaluated)}, ${p.json(aggregatesByVersion)},
-         ${p.json(decisionInput({ variables, aggregates: aggregatesByVersion, timestamp: body.timestamp, fx, lookups }))},
+         ${p.json(decisionInput({ variables, aggregates: aggregatesByVersion, timestamp: body.timestamp, fx, lookups, links }))},
          ${p.json({ riskLevel, recommendedAction, triggered })}, ${p.add(durationMs, "float8")}))`,
   ];
 
@@ -452,6 +452,8 @@ async function screenOnce(
   }
   const identifierInsert = identifiers.cte(p, clientId);
   if (identifierInsert) ctes.push(`ti AS (${identifierInsert})`);
+  const uses = identifiers.usesCte(p, clientId, userId, columns.occurredAt[0]);
+  if (uses) ctes.push(`tx_uses AS (${uses})`);
   const candidates = instrumentCandidates(body);
   if (candidates.length) {
     const rowsSql = p.rows(

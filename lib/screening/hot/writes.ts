@@ -40,6 +40,28 @@ export class IdentifierRows {
     );
     return `INSERT INTO "user_identifiers" ("clientId", "kind", "value", "userId", "source") VALUES ${values} ON CONFLICT DO NOTHING`;
   }
+  /**
+   * A CTE counting one use, at `usedAt`, of each of `userId`'s identifiers (user_identifier_uses:
+   * since when a value is shared, windowed link counts), or null when there are none.
+   */
+  usesCte(params: Params, clientId: string, userId: string, usedAt: string): string | null {
+    const mine = [...this.rows.values()].filter((r) => r.userId === userId);
+    if (mine.length === 0) return null;
+    const at = params.add(usedAt, "timestamptz");
+    const values = params.rows(
+      mine.map((r) => [
+        [r.kind, "text"],
+        [r.value, "text"],
+      ]),
+    );
+    return `INSERT INTO "user_identifier_uses" AS x ("clientId", "kind", "value", "userId", "firstUsedAt", "lastUsedAt", "transactionCount")
+       SELECT ${params.add(clientId, "text")}, v."kind", v."value", ${params.add(userId, "text")}, ${at}, ${at}, 1
+       FROM (VALUES ${values}) AS v("kind", "value")
+       ON CONFLICT ("clientId", "kind", "value", "userId") DO UPDATE SET
+         "firstUsedAt" = least(x."firstUsedAt", EXCLUDED."firstUsedAt"),
+         "lastUsedAt" = greatest(x."lastUsedAt", EXCLUDED."lastUsedAt"),
+         "transactionCount" = x."transactionCount" + 1`;
+  }
 }
 
 export function deviceIdentifiers(device: TUserDevice): TIdentifier[] {

@@ -2,6 +2,7 @@ import { requirePagePermission } from "@/lib/auth/permissions";
 import { CaseSlaCard } from "@/components/cases/case-sla-card";
 import { SanctionsDatasetsCard } from "@/components/sanctions/sanctions-datasets-card";
 import { BaseCurrencyCard } from "@/components/settings/base-currency-card";
+import { LinkFanOutCard } from "@/components/settings/link-fan-out-card";
 import { SettingsForm } from "@/components/settings/settings-form";
 import { PageHeader } from "@/components/ui";
 import { getClientSettings } from "@/lib/admin/settings";
@@ -25,6 +26,7 @@ export default async function SettingsPage() {
       <SettingsForm initial={settings} />
       <CaseSlaCard initial={caseSla} />
       <BaseCurrencyCard initial={settings.baseCurrency} rates={rates} currencies={currencyChoices()} />
+      <LinkFanOutCard initial={settings.linkFanOutCap} />
       <SanctionsDatasetsCard datasets={sanctionsDatasets} />
     </div>
   );

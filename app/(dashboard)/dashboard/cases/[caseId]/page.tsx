@@ -4,6 +4,7 @@ import { CaseActivity } from "@/components/cases/case-activity";
 import { CaseStatusBadge, OverdueBadge, PriorityBadge } from "@/components/cases/case-badges";
 import { CaseHistory } from "@/components/cases/case-history";
 import { CaseWorkbench } from "@/components/cases/case-workbench";
+import { NetworkView } from "@/components/links/network-view";
 import { ClientText, Card, DateTime, EnumLabel, PageHeader, PersonName } from "@/components/ui";
 import { can, requirePagePermission } from "@/lib/auth/permissions";
 import { getCaseDetail, type TCaseDetail } from "@/lib/cases/get-case-detail";
@@ -22,6 +23,8 @@ export default async function CasePage({ params }: { params: Promise<{ caseId: s
   const c = detail.case;
   const s = detail.subject;
   const subjectName = s.name ?? s.id;
+  const mergedInto = detail.events.findLast((e) => e.type === "merged_into")?.details as
+    { caseId?: string } | undefined;
   return (
     <div className="space-y-6">
       <PageHeader
@@ -50,6 +53,18 @@ export default async function CasePage({ params }: { params: Promise<{ caseId: s
         >
           This case is closed ({<EnumLabel value={c.outcome} />}) by <PersonName person={c.closedBy} /> on{" "}
           <DateTime value={c.closedAt} />: “{c.note}”. It is read-only.
+          {mergedInto?.caseId && (
+            <>
+              {" "}
+              <Link
+                className="font-medium underline"
+                href={`/dashboard/cases/${encodeURIComponent(mergedInto.caseId)}`}
+                data-testid="merged-into"
+              >
+                Open the case it was merged into
+              </Link>
+            </>
+          )}
         </p>
       )}
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
@@ -142,6 +157,15 @@ export default async function CasePage({ params }: { params: Promise<{ caseId: s
           </Card>
         </div>
       </div>
+      {s.type === "user" && (
+        <Card title={<span id="network-title">Network: who this person is linked to</span>}>
+          <NetworkView
+            userId={s.id}
+            canAct={can(user.role, "users.review")}
+            caseId={c.status !== "closed" && can(user.role, "cases.work") ? c.id : undefined}
+          />
+        </Card>
+      )}
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { can, requirePagePermission } from "@/lib/auth/permissions";
 import { notFound } from "next/navigation";
 import { UserSanctionsCard } from "@/components/sanctions/user-sanctions-card";
 import { TransactionsTable } from "@/components/transactions/transactions-table";
+import { NetworkView } from "@/components/links/network-view";
 import { CommentForm } from "@/components/users/comment-form";
 import { StatusActions } from "@/components/users/status-actions";
 import { UserStatusBadge } from "@/components/users/users-table";
@@ -209,6 +210,10 @@ export default async function UserPage({ params }: { params: Promise<{ userId: s
           )}
         </Card>
       </div>
+
+      <Card title={<span id="network-title">Network: who this person is linked to</span>}>
+        <NetworkView userId={u.id} canAct={canAct} />
+      </Card>
 
       {(sanctionsRules.length > 0 || falseMatches.length > 0) && (
         <UserSanctionsCard userId={u.id} rules={sanctionsRules} falseMatches={falseMatches} canAct={canAct} />
