@@ -88,6 +88,20 @@ export function VersionHistory({
               <DateTime value={v.createdAt} />
             </span>
             <span className="truncate text-slate-600">{v.createdBy ?? "import"}</span>
+            {v.published && (
+              <span
+                className="min-w-0 flex-1 truncate text-slate-700"
+                data-testid="publish-note"
+                title={`Published ${new Date(v.published.at).toISOString()}${v.published.by ? ` by ${v.published.by}` : ""}: ${v.published.note ?? ""}`}
+              >
+                Published{v.published.by ? ` by ${v.published.by}` : ""}
+                {v.published.note ? (
+                  <>
+                    : “<bdi>{v.published.note}</bdi>”
+                  </>
+                ) : null}
+              </span>
+            )}
           </li>
         ))}
       </ol>

@@ -2,7 +2,7 @@
 import { prisma, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { auditListChange, type TListActor } from "@/lib/lists/audit-list-change";
-import { entryKey } from "@/lib/lists/entry-key";
+import { entryKey, entryValue } from "@/lib/lists/entry-key";
 import { LIST_NAME, type TListKind } from "@/lib/lists/schemas";
 import { CsvFormatError, type TCsvRecord } from "@/lib/sanctions/read-csv";
 
@@ -13,7 +13,23 @@ export type TParsedEntry = { value: string; key: string; note: string | null; ex
 
 const BATCH = 2_000;
 
-/** Reads a CSV with a header row (`value` required; `note`, `expiresAt` epoch ms optional). */
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/**
+ * An `expiresAt` cell: epoch milliseconds, an ISO day (the entry lasts through that day, UTC) or an
+ * ISO time (UTC unless it names an offset). Null when it is none of them.
+ */
+export function parseExpiresAt(text: string): Date | null {
+  let at: number;
+  if (/^\d{1,15}$/.test(text)) at = Number(text);
+  else if (ISO_DAY.test(text)) at = Date.parse(`${text}T23:59:59.999Z`);
+  else if (ISO_TIME.test(text)) at = Date.parse(/(Z|[+-]\d{2}:?\d{2})$/i.test(text) ? text : `${text}Z`);
+  else return null;
+  return Number.isFinite(at) ? new Date(at) : null;
+}
+
+/** Reads a CSV with a header row (`value` required; `note`, `expiresAt` optional: see parseExpiresAt). */
 export async function parseListCsv(
   records: AsyncIterable<TCsvRecord>,
   kind: TListKind,
@@ -39,7 +55,7 @@ export async function parseListCsv(
         };
         continue;
       }
-      const value = (fields[columns.value] ?? "").trim();
+      const value = entryValue(kind, fields[columns.value] ?? "");
       const note = columns.note >= 0 ? (fields[columns.note] ?? "").trim() : "";
       const expiresText = columns.expiresAt >= 0 ? (fields[columns.expiresAt] ?? "").trim() : "";
       const key = entryKey(kind, value);
@@ -48,9 +64,11 @@ export async function parseListCsv(
       if (note.length > 1000) fail("note is longer than 1,000 characters");
       let expiresAt: Date | null = null;
       if (expiresText !== "") {
-        if (!/^\d{1,15}$/.test(expiresText))
-          fail(`expiresAt '${expiresText}' is not a time in epoch milliseconds`);
-        expiresAt = new Date(Number(expiresText));
+        expiresAt = parseExpiresAt(expiresText);
+        if (!expiresAt)
+          fail(
+            `expiresAt '${expiresText}' is not a date (2026-12-31), an ISO time (2026-12-31T18:00:00Z) or epoch milliseconds`,
+          );
       }
       const first = lineOfKey.get(key.key);
       if (first !== undefined) fail(`'${value}' is the same entry as line ${first}`);
