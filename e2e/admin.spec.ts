@@ -97,6 +97,7 @@ test("write a rule, see the CEL error, fix it, backtest, publish, and it fires",
   await page.screenshot({ path: "test-results/screens/rule-backtest.png", fullPage: true });
 
   await page.getByRole("button", { name: "Publish draft v1…" }).click();
+  await page.getByRole("dialog").getByLabel("Change note").fill("Repeated big payments, backtested");
   await page.getByRole("dialog").getByRole("button", { name: "Publish" }).click();
   await expect(page.getByTestId("rule-status")).toHaveText("Active");
   await expect(page.getByTestId("version-1")).toContainText("Live · Active");
