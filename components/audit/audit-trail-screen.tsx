@@ -41,7 +41,7 @@ function ObjectCell({ entry }: { entry: TAuditEntry }) {
   );
   return (
     <div
-      className="max-w-[16rem] truncate"
+      className="max-w-[13rem] truncate"
       title={`${type}: ${name}${entry.entityLabel ? ` (${entry.entityId})` : ""}`}
     >
       {entry.href ? (
@@ -116,22 +116,28 @@ export function AuditTrailScreen({
       >
         {data?.entries.map((e) => (
           <tr key={e.id} data-testid="audit-row" data-action={e.action} className="align-top">
-            <Td>
-              <DateTime value={e.at} />
-            </Td>
-            <Td>
-              <div className="max-w-[12rem] truncate">
-                <Actor entry={e} />
+            <Td className="whitespace-normal">
+              <div className="w-28 text-xs">
+                <DateTime value={e.at} />
               </div>
             </Td>
             <Td>
-              <span title={e.action}>{e.actionLabel}</span>
+              <div className="max-w-[10rem] truncate">
+                <bdi>
+                  <Actor entry={e} />
+                </bdi>
+              </div>
+            </Td>
+            <Td className="whitespace-normal">
+              <div className="w-44" title={e.action}>
+                {e.actionLabel}
+              </div>
             </Td>
             <Td>
               <ObjectCell entry={e} />
             </Td>
             <Td>
-              <div className="max-w-[18rem] truncate text-xs text-slate-600" title={detailsText(e.details)}>
+              <div className="max-w-[11rem] truncate text-xs text-slate-600" title={detailsText(e.details)}>
                 <bdi>{detailsText(e.details) || "—"}</bdi>
               </div>
             </Td>

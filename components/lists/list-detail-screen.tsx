@@ -120,7 +120,13 @@ function AddEntry({ listId, kind }: { listId: string; kind: string }) {
           </p>
           <div className="flex gap-2">
             <Button disabled={add.isPending} onClick={() => submit(true)}>
-              Replace its note{note.trim() ? "" : " (with none)"}
+              {note.trim() ? (
+                <>
+                  Replace its note with “<bdi>{note.trim()}</bdi>”
+                </>
+              ) : (
+                "Remove its note"
+              )}
             </Button>
             <Button variant="secondary" onClick={() => setExisting(null)}>
               Keep it as it is

@@ -213,10 +213,10 @@ export function WebhooksScreen() {
           {subs.data?.subscriptions.map((s) => (
             <tr key={s.id} data-testid="subscription-row">
               <Td>
-                <div className="w-72 whitespace-normal break-all font-mono text-xs">{s.url}</div>
+                <div className="w-60 whitespace-normal break-all font-mono text-xs">{s.url}</div>
                 {s.productionWarning && (
                   <div
-                    className="mt-1 w-72 whitespace-normal text-xs text-amber-800"
+                    className="mt-1 w-60 whitespace-normal text-xs text-amber-800"
                     data-testid="subscription-production-warning"
                   >
                     Production would refuse this target: its URL {s.productionWarning}.
@@ -230,16 +230,16 @@ export function WebhooksScreen() {
               <Td>
                 <DateTime value={s.createdAt} />
               </Td>
-              <Td className="space-x-2">
+              <Td>
                 {s.active && (
-                  <Button variant="secondary" onClick={() => setRedeliveringAll(s)}>
-                    Redeliver all failed…
-                  </Button>
-                )}
-                {s.active && (
-                  <Button variant="secondary" onClick={() => setDisabling(s)}>
-                    Disable
-                  </Button>
+                  <div className="flex flex-col items-stretch gap-1">
+                    <Button variant="secondary" onClick={() => setRedeliveringAll(s)}>
+                      Redeliver all failed…
+                    </Button>
+                    <Button variant="secondary" onClick={() => setDisabling(s)}>
+                      Disable
+                    </Button>
+                  </div>
                 )}
               </Td>
             </tr>
