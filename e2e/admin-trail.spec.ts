@@ -158,7 +158,7 @@ test("audit trail: newest first, filtered, linked to each object, exported witho
   await page.screenshot({ path: `${SHOTS}/audit-trail.png`, fullPage: true });
 
   // filter by action: only those rows, and the address keeps the filter
-  await page.getByLabel("Action").selectOption("dashboard_user.created");
+  await page.getByRole("combobox", { name: /^Action/ }).selectOption("dashboard_user.created");
   await expect(page).toHaveURL(/action=dashboard_user.created/);
   await expect(rows).toHaveCount(2);
   await expect(rows.first()).toContainText("Added a team member");
@@ -172,13 +172,13 @@ test("audit trail: newest first, filtered, linked to each object, exported witho
   const reviewerId = (
     await sql<{ id: string }>(`SELECT id FROM dashboard_users WHERE email = $1`, [DEMO.reviewer.email])
   )[0]!.id;
-  await page.getByLabel("Who").selectOption(reviewerId);
+  await page.getByRole("combobox", { name: /^Who/ }).selectOption(reviewerId);
   await expect(page.getByText("No audited changes match these filters.")).toBeVisible();
-  await page.getByLabel("Who").selectOption("");
-  await page.getByLabel("Action").selectOption("");
+  await page.getByRole("combobox", { name: /^Who/ }).selectOption("");
+  await page.getByRole("combobox", { name: /^Action/ }).selectOption("");
 
   // each entry links to its object: a team change opens the team page
-  await page.getByLabel("Object", { exact: true }).selectOption("dashboard_user");
+  await page.getByRole("combobox", { name: /^Object/ }).selectOption("dashboard_user");
   await rows.first().getByTestId("audit-object-link").click();
   await expect(page).toHaveURL(/\/dashboard\/team$/);
 
