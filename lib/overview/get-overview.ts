@@ -1,5 +1,6 @@
 import { prisma } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { recent, type TRecentStore } from "@/lib/cache/recent";
 
 export type TOverview = {
   /** 24 hourly buckets, oldest first, of transactions screened (by screening time). */
@@ -79,4 +80,13 @@ export async function getOverview({
     topRules7d: topRules.map((r) => ({ ruleId: r.ruleId, ruleName: r.ruleName, count: Number(r.count) })),
     generatedAt: now.getTime(),
   };
+}
+
+/** How old the overview's figures may be: a scan of a day of transactions per page view is too much. */
+export const OVERVIEW_MAX_AGE_MS = 30_000;
+const overviews: TRecentStore<TOverview> = new Map();
+
+/** The overview as the page shows it: computed at most every OVERVIEW_MAX_AGE_MS per client. */
+export function getRecentOverview({ clientId }: { clientId: string }): Promise<TOverview> {
+  return recent(overviews, clientId, OVERVIEW_MAX_AGE_MS, () => getOverview({ clientId }));
 }
