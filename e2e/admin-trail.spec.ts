@@ -75,6 +75,8 @@ test("team: change a member's role and reset a password; the member sets a new o
   page,
   browser,
 }) => {
+  // five password hashes (two members, a reset, two new passwords) and a second browser context
+  test.setTimeout(150_000);
   await signIn(page, DEMO.admin);
   await newMember(page, "long.name@demo.test", LONG_NAME);
   await newMember(page, "mallory@demo.test", RTL_NAME);
