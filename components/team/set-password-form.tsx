@@ -18,7 +18,10 @@ export function SetPasswordForm({ home }: { home: string }) {
         setPending(true);
         setError(null);
         apiFetch("/dashboard-api/account/password", { json: { password, confirm } })
-          .then(() => window.location.assign(home))
+          // the new password ends every session of the account, this one included
+          .then(() =>
+            window.location.assign(`/login?error=PasswordChanged&callbackUrl=${encodeURIComponent(home)}`),
+          )
           .catch((err: unknown) => {
             setError(errorMessage(err).replace(/^\/\w+: /, ""));
             setPending(false);

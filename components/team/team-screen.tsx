@@ -82,7 +82,7 @@ export function TeamScreen({ selfId }: { selfId: string }) {
         title={`Make ${roleChange ? formatPerson(roleChange.member) : ""} ${roleChange ? formatEnum(roleChange.role) : ""}?`}
         description={
           roleChange
-            ? `From ${formatEnum(roleChange.member.role)} to ${formatEnum(roleChange.role)}: a ${formatEnum(roleChange.role).toLowerCase()} ${ROLE_EFFECT[roleChange.role] ?? ""}. It applies at once, to their open session too.`
+            ? `From ${formatEnum(roleChange.member.role)} to ${formatEnum(roleChange.role)}: a ${formatEnum(roleChange.role).toLowerCase()} ${ROLE_EFFECT[roleChange.role] ?? ""}. They are signed out at once and sign in again with it.`
             : ""
         }
         confirmLabel="Change role"

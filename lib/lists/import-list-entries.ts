@@ -1,5 +1,7 @@
 // `lists import` (CLI) and the dashboard's CSV upload: one parser, one all-or-nothing write.
+import { readNeutralized } from "@/lib/csv/write-csv";
 import { prisma, type Tx } from "@/lib/db";
+import { MAX_EPOCH_MS } from "@/lib/validation/timestamps";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { auditListChange, type TListActor } from "@/lib/lists/audit-list-change";
 import { entryKey, entryValue } from "@/lib/lists/entry-key";
@@ -55,8 +57,9 @@ export async function parseListCsv(
         };
         continue;
       }
-      const value = entryValue(kind, fields[columns.value] ?? "");
-      const note = columns.note >= 0 ? (fields[columns.note] ?? "").trim() : "";
+      // an export writes "=x" as "'=x" so that spreadsheets do not run it: read back as written
+      const value = entryValue(kind, readNeutralized(fields[columns.value] ?? ""));
+      const note = columns.note >= 0 ? readNeutralized(fields[columns.note] ?? "").trim() : "";
       const expiresText = columns.expiresAt >= 0 ? (fields[columns.expiresAt] ?? "").trim() : "";
       const key = entryKey(kind, value);
       if ("error" in key) return fail(key.error);
@@ -64,11 +67,13 @@ export async function parseListCsv(
       if (note.length > 1000) fail("note is longer than 1,000 characters");
       let expiresAt: Date | null = null;
       if (expiresText !== "") {
-        expiresAt = parseExpiresAt(expiresText);
-        if (!expiresAt)
-          fail(
+        const parsed = parseExpiresAt(expiresText);
+        if (!parsed)
+          return fail(
             `expiresAt '${expiresText}' is not a date (2026-12-31), an ISO time (2026-12-31T18:00:00Z) or epoch milliseconds`,
           );
+        if (parsed.getTime() > MAX_EPOCH_MS) fail(`expiresAt '${expiresText}' is after the year 9999`);
+        expiresAt = parsed;
       }
       const first = lineOfKey.get(key.key);
       if (first !== undefined) fail(`'${value}' is the same entry as line ${first}`);
