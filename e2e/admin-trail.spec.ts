@@ -131,7 +131,7 @@ async function memberSetsNewPassword(browser: Browser, temporary: string) {
   await page.getByLabel("The same again").fill("mallory-own-password");
   await page.getByRole("button", { name: "Set password and continue" }).click();
   // setting it ends the session: sign in with the new password; a reporting officer now, home is reports
-  await expect(page).toHaveURL(/\/login\?/);
+  await expect(page).toHaveURL(/\/login\?/, { timeout: 20_000 });
   await expect(page.getByTestId("login-error")).toContainText("Your new password is set");
   await page.getByLabel("Email").fill("mallory@demo.test");
   await page.getByLabel("Password").fill("mallory-own-password");
