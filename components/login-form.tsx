@@ -4,6 +4,8 @@
 const MESSAGES: Record<string, string> = {
   CredentialsSignin: "Wrong email or password.",
   SignInThrottled: "Too many failed sign-ins. Wait a little and try again.",
+  // not a failure: setting a new password ends the session it was set in
+  PasswordChanged: "Your new password is set. Sign in with it.",
   SignInLocked:
     "Sign-in is locked after repeated failures. It unlocks by itself after a while; an admin of your team can unlock it now.",
 };

@@ -23,6 +23,7 @@ export const NAV_ITEMS: TNavItem[] = [
   { href: "/dashboard/api-keys", label: "API keys", permission: "apiKeys.manage" },
   { href: "/dashboard/settings", label: "Settings", permission: "settings.manage" },
   { href: "/dashboard/team", label: "Team", permission: "team.manage" },
+  { href: "/dashboard/audit", label: "Audit trail", permission: "audit.read" },
 ];
 
 export function Nav({

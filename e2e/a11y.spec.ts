@@ -54,6 +54,7 @@ const PAGES: { name: string; path: (ids: TIds) => string; permission: TPermissio
   { name: "report", path: (ids) => `/dashboard/reports/${ids.report}`, permission: "reports.read" },
   { name: "settings", path: () => "/dashboard/settings", permission: "settings.manage" },
   { name: "team", path: () => "/dashboard/team", permission: "team.manage" },
+  { name: "audit", path: () => "/dashboard/audit", permission: "audit.read" },
   { name: "api-keys", path: () => "/dashboard/api-keys", permission: "apiKeys.manage" },
   { name: "webhooks", path: () => "/dashboard/webhooks", permission: "webhooks.manage" },
   { name: "lists", path: () => "/dashboard/lists", permission: "lists.manage" },

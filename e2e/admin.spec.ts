@@ -97,6 +97,7 @@ test("write a rule, see the CEL error, fix it, backtest, publish, and it fires",
   await page.screenshot({ path: "test-results/screens/rule-backtest.png", fullPage: true });
 
   await page.getByRole("button", { name: "Publish draft v1…" }).click();
+  await page.getByRole("dialog").getByLabel("Change note").fill("Repeated big payments, backtested");
   await page.getByRole("dialog").getByRole("button", { name: "Publish" }).click();
   await expect(page.getByTestId("rule-status")).toHaveText("Active");
   await expect(page.getByTestId("version-1")).toContainText("Live · Active");
@@ -218,7 +219,8 @@ test("an admin creates and revokes an API key, saves settings and adds a team me
 
   await page.goto("/dashboard/team");
   await page.getByLabel("Email").fill("new.reviewer@demo.test");
-  await page.getByLabel("Role").selectOption("reviewer");
+  // the new member's role, not one of the role pickers of the members listed above
+  await page.getByRole("combobox", { name: /^Role(?! of)/ }).selectOption("reviewer");
   await page.getByLabel("Initial password (at least 8 characters)").fill("a-long-initial-pass");
   await page.getByRole("button", { name: "Create user" }).click();
   const member = page.getByRole("row").filter({ hasText: "new.reviewer@demo.test" });
@@ -240,6 +242,7 @@ test("a reviewer is refused the admin pages and the routes behind them", async (
     "/dashboard/api-keys",
     "/dashboard/settings",
     "/dashboard/team",
+    "/dashboard/audit",
   ]) {
     await page.goto(path);
     await expect(page.getByTestId("forbidden")).toBeVisible();

@@ -131,6 +131,7 @@ test("an admin edits a live rule safely: draft, unchanged screening, backtest di
   await expectNoAxeViolations(page);
   await page.screenshot({ path: `${SHOTS}/rules-publish-dialog.png`, fullPage: true });
   await dialog.getByRole("radio", { name: /Active/ }).check();
+  await dialog.getByLabel("Change note").fill("Threshold raised to 50,000 after the backtest");
   await dialog.getByRole("button", { name: "Publish" }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId("live-version")).toContainText("v2");
@@ -159,7 +160,7 @@ test("an admin edits a live rule safely: draft, unchanged screening, backtest di
   // leave the demo rule as it was for the other specs: v1 live and active
   const restored = await page.request.post(`/dashboard-api/rules/${RULE}/publish`, {
     headers: { origin: new URL(page.url()).origin },
-    data: { version: 1, status: "active" },
+    data: { version: 1, status: "active", note: "Restored for the other specs" },
   });
   expect(restored.status()).toBe(200);
   expect(await screen(request, 30_000)).toContain(RULE);

@@ -3,7 +3,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/components/api/client";
 import { listKeys } from "@/components/lists/query-keys";
-import type { TListEntryView, TListView } from "@/lib/lists/manage-lists";
+import type { TAddedListEntry, TListEntryView, TListView } from "@/lib/lists/manage-lists";
 
 export const ENTRIES_PAGE_SIZE = 50;
 
@@ -53,8 +53,8 @@ export function useCreateList() {
 export function useAddListEntry(listId: string) {
   const invalidate = useInvalidateList(listId);
   return useMutation({
-    mutationFn: (input: { value: string; note: string; expiresAt: number | null }) =>
-      apiFetch<TListEntryView>(`${base(listId)}/entries`, { json: input }),
+    mutationFn: (input: { value: string; note: string; expiresAt: number | null; replace?: boolean }) =>
+      apiFetch<TAddedListEntry>(`${base(listId)}/entries`, { json: input }),
     onSuccess: invalidate,
   });
 }

@@ -19,6 +19,7 @@ import {
   ConfirmDialog,
   DateTime,
   Dialog,
+  DoneNote,
   ErrorNote,
   inputClass,
   linkClass,
@@ -26,29 +27,46 @@ import {
   Td,
 } from "@/components/ui";
 import { formatNumber } from "@/lib/format";
-import type { TListEntryView } from "@/lib/lists/manage-lists";
+import type { TAddedListEntry, TListEntryView } from "@/lib/lists/manage-lists";
 
 function AddEntry({ listId, kind }: { listId: string; kind: string }) {
   const [value, setValue] = useState("");
   const [note, setNote] = useState("");
   const [expires, setExpires] = useState("");
   const add = useAddListEntry(listId);
+  // The value was in the list already: what it holds, until the admin replaces its note or keeps it.
+  const [existing, setExisting] = useState<TAddedListEntry | null>(null);
+  const [done, setDone] = useState<{ n: number; text: string } | null>(null);
+  const submit = (replace: boolean) =>
+    add.mutate(
+      { value, note, expiresAt: expires ? new Date(`${expires}T23:59:59`).getTime() : null, replace },
+      {
+        onSuccess: (entry) => {
+          if (entry.outcome === "exists") {
+            setExisting(entry);
+            return;
+          }
+          setExisting(null);
+          setDone((d) => ({
+            n: (d?.n ?? 0) + 1,
+            text:
+              entry.outcome === "updated"
+                ? `Updated the note of ${entry.value}.`
+                : `Added ${entry.value} to the list.`,
+          }));
+          setValue("");
+          setNote("");
+          setExpires("");
+        },
+      },
+    );
   return (
     <Card title="Add an entry">
       <form
         className="grid grid-cols-1 gap-3 md:grid-cols-[2fr_2fr_1fr_auto] md:items-end"
         onSubmit={(e) => {
           e.preventDefault();
-          add.mutate(
-            { value, note, expiresAt: expires ? new Date(`${expires}T23:59:59`).getTime() : null },
-            {
-              onSuccess: () => {
-                setValue("");
-                setNote("");
-                setExpires("");
-              },
-            },
-          );
+          submit(false);
         }}
       >
         <label className="block text-xs font-medium text-slate-700">
@@ -82,6 +100,45 @@ function AddEntry({ listId, kind }: { listId: string; kind: string }) {
           <ErrorNote>{errorMessage(add.error).replace(/^\/value: /, "")}</ErrorNote>
         </div>
       )}
+      {existing && (
+        <div
+          className="mt-3 space-y-2 rounded-md bg-amber-50 p-3 text-sm text-amber-900"
+          role="status"
+          data-testid="entry-exists"
+        >
+          <p className="break-words">
+            <bdi>{existing.value}</bdi> is already in the list
+            {existing.note ? (
+              <>
+                {" "}
+                with the note “<bdi>{existing.note}</bdi>”
+              </>
+            ) : (
+              " without a note"
+            )}
+            . Nothing was changed.
+          </p>
+          <div className="flex gap-2">
+            <Button disabled={add.isPending} onClick={() => submit(true)}>
+              {note.trim() ? (
+                <>
+                  Replace its note with “<bdi>{note.trim()}</bdi>”
+                </>
+              ) : (
+                "Remove its note"
+              )}
+            </Button>
+            <Button variant="secondary" onClick={() => setExisting(null)}>
+              Keep it as it is
+            </Button>
+          </div>
+        </div>
+      )}
+      {done && !existing && !add.isError && (
+        <div className="mt-3">
+          <DoneNote key={done.n}>{done.text}</DoneNote>
+        </div>
+      )}
     </Card>
   );
 }
@@ -105,7 +162,7 @@ function UploadDialog({
       open={open}
       onClose={onClose}
       title="Upload CSV"
-      description="A header row with a value column; note and expiresAt (epoch milliseconds) are optional. One bad row and nothing is imported."
+      description="A header row with a value column; note and expiresAt (a date such as 2026-12-31, an ISO time or epoch milliseconds) are optional. One bad row and nothing is imported."
       testId="upload-dialog"
     >
       <form

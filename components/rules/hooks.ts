@@ -47,7 +47,7 @@ export function useSaveDraft(ruleId: string | null) {
 export function usePublishRule(ruleId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { version: number; status: string }) =>
+    mutationFn: (input: { version: number; status: string; note: string }) =>
       apiFetch<TRuleStatusChange>(rulePath(ruleId, "/publish"), { json: input }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ruleKeys.all }),
   });

@@ -5,13 +5,26 @@ import { useState } from "react";
 import { errorMessage } from "@/components/api/client";
 import { useChangeRuleStatus, usePublishRule } from "@/components/rules/hooks";
 import { statusTone } from "@/components/rules/status-tone";
-import { Badge, Button, ConfirmDialog, DateTime, Dialog, ErrorNote, EnumLabel } from "@/components/ui";
+import {
+  Badge,
+  Button,
+  ConfirmDialog,
+  DateTime,
+  Dialog,
+  ErrorNote,
+  EnumLabel,
+  inputClass,
+} from "@/components/ui";
+import { formatEnum } from "@/lib/format";
 
 const LIVE_STATUSES = ["active", "dry-run", "muted"] as const;
+// Dry run and muted are evaluated alike; what differs is what the hits are for, so say that.
 const STATUS_HELP: Record<(typeof LIVE_STATUSES)[number], string> = {
-  active: "decides answers and raises alerts",
-  "dry-run": "evaluated and recorded, never in answers or alerts",
-  muted: "evaluated and recorded, never in answers or alerts",
+  active: "decides answers, raises alerts and sends webhooks from the next screening on",
+  "dry-run":
+    "a trial: every screening evaluates it and records would-be hits for the hit chart and backtests; answers, alerts and webhooks are unchanged",
+  muted:
+    "silenced: it keeps being evaluated and its hits are recorded for later review, but it no longer affects answers, alerts or webhooks (for a noisy rule under investigation)",
 };
 
 export type TStatusPanelRule = {
@@ -62,7 +75,7 @@ function StatusChoice({
  * off (confirmed). The server checks every action; the buttons mirror what the role may do.
  */
 export function StatusControl({
-  rule,
+  rule: fromServer,
   canPublish,
   canWrite,
 }: {
@@ -71,10 +84,22 @@ export function StatusControl({
   canWrite: boolean;
 }) {
   const router = useRouter();
+  // What was just published, shown at once: the server page refreshes behind it.
+  const [published, setPublished] = useState<{ version: number; status: string } | null>(null);
+  const rule: TStatusPanelRule = published
+    ? {
+        ...fromServer,
+        liveVersion: published.version,
+        status: published.status,
+        screening: true,
+        draft: null,
+      }
+    : fromServer;
   const publish = usePublishRule(rule.ruleId);
   const change = useChangeRuleStatus(rule.ruleId);
   const [dialog, setDialog] = useState<"publish" | "status" | "off" | null>(null);
   const [choice, setChoice] = useState<string>(rule.screening ? rule.status : "active");
+  const [note, setNote] = useState("");
   const active = rule.status === "active";
   // publishing and switching on are an admin's; a reviewer may move a screening dry-run or muted
   // rule between those two or switch it off (rule-permissions.ts)
@@ -84,7 +109,14 @@ export function StatusControl({
     router.replace(`/dashboard/rules/${encodeURIComponent(rule.ruleId)}`);
     router.refresh();
   };
+  const publishedDone = (version: number, status: string) => {
+    setPublished({ version, status });
+    setDialog(null);
+    router.replace(`/dashboard/rules/${encodeURIComponent(rule.ruleId)}?published=${version}`);
+    router.refresh();
+  };
   const open = (which: "publish" | "status" | "off") => {
+    setNote("");
     publish.reset();
     change.reset();
     setChoice(rule.screening ? rule.status : (allowed[0] ?? "active"));
@@ -93,6 +125,11 @@ export function StatusControl({
 
   return (
     <div className="space-y-3" data-testid="rule-status-control">
+      {published && (
+        <p role="status" className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800">
+          Published v{published.version} as {formatEnum(published.status)}.
+        </p>
+      )}
       <dl className="grid grid-cols-1 gap-3 text-sm sm:grid-cols-2">
         <div>
           <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">Live version</dt>
@@ -178,20 +215,36 @@ export function StatusControl({
       >
         <div className="space-y-4">
           <StatusChoice value={choice} onChange={setChoice} allowed={allowed} />
-          {publish.isError && <ErrorNote>{errorMessage(publish.error)}</ErrorNote>}
+          <label className="block text-sm font-medium text-slate-700">
+            Change note (kept in the version history)
+            <textarea
+              className={`${inputClass} h-20`}
+              value={note}
+              maxLength={2000}
+              required
+              placeholder="What changed and why"
+              data-testid="publish-note-input"
+              onChange={(e) => setNote(e.target.value)}
+            />
+          </label>
+          {publish.isError && <ErrorNote>{errorMessage(publish.error).replace(/^\/note: /, "")}</ErrorNote>}
           <div className="flex justify-end gap-2">
             <Button variant="secondary" onClick={() => setDialog(null)}>
               Cancel
             </Button>
             <Button
               data-autofocus
-              disabled={publish.isPending || !rule.draft}
-              onClick={() =>
-                rule.draft &&
-                publish.mutate({ version: rule.draft.version, status: choice }, { onSuccess: done })
-              }
+              disabled={publish.isPending || !rule.draft || !note.trim()}
+              onClick={() => {
+                const version = rule.draft?.version;
+                if (version === undefined) return;
+                publish.mutate(
+                  { version, status: choice, note },
+                  { onSuccess: () => publishedDone(version, choice) },
+                );
+              }}
             >
-              Publish
+              {publish.isPending ? "Publishing…" : `Publish as ${formatEnum(choice)}`}
             </Button>
           </div>
         </div>

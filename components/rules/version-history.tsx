@@ -71,7 +71,7 @@ export function VersionHistory({
     <Card title="Version history">
       <ol className="mb-4 max-h-56 space-y-1 overflow-y-auto text-sm">
         {versions.map((v) => (
-          <li key={v.id} className="flex items-center gap-3" data-testid={`version-${v.version}`}>
+          <li key={v.id} className="flex flex-wrap items-center gap-x-3" data-testid={`version-${v.version}`}>
             <span className="w-10 font-mono text-slate-600">v{v.version}</span>
             <span className="w-36">
               {v.isLive ? (
@@ -88,6 +88,20 @@ export function VersionHistory({
               <DateTime value={v.createdAt} />
             </span>
             <span className="truncate text-slate-600">{v.createdBy ?? "import"}</span>
+            {v.published && (
+              <span
+                className="basis-full break-words pb-1 pl-[3.25rem] text-slate-700"
+                data-testid="publish-note"
+              >
+                Published <DateTime value={v.published.at} />
+                {v.published.by ? ` by ${v.published.by}` : ""}
+                {v.published.note ? (
+                  <>
+                    : “<bdi>{v.published.note}</bdi>”
+                  </>
+                ) : null}
+              </span>
+            )}
           </li>
         ))}
       </ol>

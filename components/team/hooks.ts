@@ -31,3 +31,26 @@ export function useCreateMember() {
     onSuccess: () => qc.invalidateQueries({ queryKey: teamKeys.all }),
   });
 }
+
+export function useChangeRole() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, role }: { id: string; role: string }) =>
+      apiFetch<{ changed: boolean; role: string }>(`/dashboard-api/team/${encodeURIComponent(id)}/role`, {
+        json: { role },
+      }),
+    onSettled: () => qc.invalidateQueries({ queryKey: teamKeys.all }),
+  });
+}
+
+export function useResetPassword() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) =>
+      apiFetch<{ temporaryPassword: string }>(
+        `/dashboard-api/team/${encodeURIComponent(id)}/reset-password`,
+        { json: {} },
+      ),
+    onSuccess: () => qc.invalidateQueries({ queryKey: teamKeys.all }),
+  });
+}

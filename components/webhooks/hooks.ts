@@ -64,3 +64,27 @@ export function useRedeliver() {
     onSuccess: () => qc.invalidateQueries({ queryKey: webhookKeys.allDeliveries }),
   });
 }
+
+export function useRetryNow() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) =>
+      apiFetch<{ id: string; status: string; requeued: boolean }>(
+        `/dashboard-api/webhooks/deliveries/${encodeURIComponent(id)}/retry-now`,
+        { json: {} },
+      ),
+    onSettled: () => qc.invalidateQueries({ queryKey: webhookKeys.allDeliveries }),
+  });
+}
+
+export function useRedeliverFailed() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (subscriptionId: string) =>
+      apiFetch<{ requeued: number }>(
+        `/dashboard-api/webhooks/${encodeURIComponent(subscriptionId)}/redeliver-failed`,
+        { json: {} },
+      ),
+    onSettled: () => qc.invalidateQueries({ queryKey: webhookKeys.allDeliveries }),
+  });
+}

@@ -20,6 +20,8 @@ import {
   useDeliveries,
   useDisableSubscription,
   useRedeliver,
+  useRedeliverFailed,
+  useRetryNow,
   useSubscriptions,
 } from "@/components/webhooks/hooks";
 import { deliveryErrorText } from "@/lib/webhooks/delivery-error-text";
@@ -154,6 +156,9 @@ export function WebhooksScreen() {
   const deliveries = useDeliveries(failedOnly);
   const disable = useDisableSubscription();
   const redeliver = useRedeliver();
+  const retryNow = useRetryNow();
+  const redeliverFailed = useRedeliverFailed();
+  const [redeliveringAll, setRedeliveringAll] = useState<TSubscriptionView | null>(null);
   // The Redeliver button goes away once the delivery is queued: the note says so and takes the focus.
   // A delivery of a disabled subscription can only fail again: no Redeliver there, the reason instead.
   const disabledSubs = new Set(subs.data?.subscriptions.filter((s) => !s.active).map((s) => s.id));
@@ -171,8 +176,31 @@ export function WebhooksScreen() {
         onClose={() => setDisabling(null)}
         onConfirm={() => disabling && disable.mutate(disabling.id, { onSettled: () => setDisabling(null) })}
       />
+      <ConfirmDialog
+        open={redeliveringAll !== null}
+        title="Redeliver every failed delivery?"
+        description={`Every delivery to ${redeliveringAll?.url ?? ""} that failed for good is sent again now, with the same delivery id and body and a fresh retry schedule.`}
+        confirmLabel="Redeliver all failed"
+        pending={redeliverFailed.isPending}
+        onClose={() => setRedeliveringAll(null)}
+        onConfirm={() =>
+          redeliveringAll &&
+          redeliverFailed.mutate(redeliveringAll.id, {
+            onSuccess: (r) =>
+              setRedelivered((prev) => ({
+                n: (prev?.n ?? 0) + 1,
+                text:
+                  r.requeued === 0
+                    ? "No failed deliveries to send again."
+                    : `${r.requeued} failed ${r.requeued === 1 ? "delivery" : "deliveries"} queued to be sent again.`,
+              })),
+            onSettled: () => setRedeliveringAll(null),
+          })
+        }
+      />
       <Card title="Subscriptions">
         {subs.isError && <ErrorNote>{errorMessage(subs.error)}</ErrorNote>}
+        {redeliverFailed.isError && <ErrorNote>{errorMessage(redeliverFailed.error)}</ErrorNote>}
         {disable.isError && <ErrorNote>{errorMessage(disable.error)}</ErrorNote>}
         <Table
           head={["URL", "Events", "Status", "Created", ""]}
@@ -185,10 +213,10 @@ export function WebhooksScreen() {
           {subs.data?.subscriptions.map((s) => (
             <tr key={s.id} data-testid="subscription-row">
               <Td>
-                <div className="w-72 whitespace-normal break-all font-mono text-xs">{s.url}</div>
+                <div className="w-60 whitespace-normal break-all font-mono text-xs">{s.url}</div>
                 {s.productionWarning && (
                   <div
-                    className="mt-1 w-72 whitespace-normal text-xs text-amber-800"
+                    className="mt-1 w-60 whitespace-normal text-xs text-amber-800"
                     data-testid="subscription-production-warning"
                   >
                     Production would refuse this target: its URL {s.productionWarning}.
@@ -204,9 +232,14 @@ export function WebhooksScreen() {
               </Td>
               <Td>
                 {s.active && (
-                  <Button variant="secondary" onClick={() => setDisabling(s)}>
-                    Disable
-                  </Button>
+                  <div className="flex flex-col items-stretch gap-1">
+                    <Button variant="secondary" onClick={() => setRedeliveringAll(s)}>
+                      Redeliver all failed…
+                    </Button>
+                    <Button variant="secondary" onClick={() => setDisabling(s)}>
+                      Disable
+                    </Button>
+                  </div>
                 )}
               </Td>
             </tr>
@@ -225,6 +258,7 @@ export function WebhooksScreen() {
       >
         {deliveries.isError && <ErrorNote>{errorMessage(deliveries.error)}</ErrorNote>}
         {redeliver.isError && <ErrorNote>{errorMessage(redeliver.error)}</ErrorNote>}
+        {retryNow.isError && <ErrorNote>{errorMessage(retryNow.error)}</ErrorNote>}
         {redelivered && !redeliver.isError && (
           <div className="mb-3">
             <DoneNote key={redelivered.n}>{redelivered.text}</DoneNote>
@@ -310,6 +344,25 @@ export function WebhooksScreen() {
               <Td>
                 {d.state === "failed" && disabledSubs.has(d.subscriptionId) && (
                   <span className="whitespace-normal text-xs text-slate-600">Subscription disabled</span>
+                )}
+                {d.state === "retrying" && !disabledSubs.has(d.subscriptionId) && (
+                  <Button
+                    variant="secondary"
+                    disabled={retryNow.isPending}
+                    onClick={() =>
+                      retryNow.mutate(d.id, {
+                        onSuccess: (r) =>
+                          setRedelivered((prev) => ({
+                            n: (prev?.n ?? 0) + 1,
+                            text: r.requeued
+                              ? `${d.eventType}: next attempt now instead of at its scheduled time; its row shows it.`
+                              : `${d.eventType} is no longer waiting for a retry (${r.status}).`,
+                          })),
+                      })
+                    }
+                  >
+                    Retry now
+                  </Button>
                 )}
                 {d.state === "failed" && !disabledSubs.has(d.subscriptionId) && (
                   <Button

@@ -26,8 +26,11 @@ export const deliverWebhook = inngest.createFunction(
     if (at !== undefined) await step.sleepUntil(`backoff-${from - 1}`, new Date(at));
     const delays = retryDelaysMs();
 
+    // the time this run waited for: a delivery an admin retried meanwhile is on the new run's schedule
+    let dueAt = at;
     for (let n = from; ; n++) {
-      const sent = await step.run(`send-attempt-${n}`, () => sendDeliveryAttempt({ deliveryId }));
+      const due = dueAt;
+      const sent = await step.run(`send-attempt-${n}`, () => sendDeliveryAttempt({ deliveryId, dueAt: due }));
       if (sent.skipped) return { deliveryId, status: sent.status, attempts: n - 1 };
 
       const delay = sent.final ? undefined : delays[n - 1];
@@ -38,6 +41,7 @@ export const deliverWebhook = inngest.createFunction(
       if (recorded.status !== "pending" || recorded.nextAttemptAt === null) {
         return { deliveryId, status: recorded.status, attempts: recorded.attempts };
       }
+      dueAt = recorded.nextAttemptAt;
       await step.sleepUntil(`backoff-${n}`, new Date(recorded.nextAttemptAt));
     }
   },

@@ -15,11 +15,16 @@ import {
 
 /**
  * Publishes a version: it becomes the live one in `status` (active, dry-run or muted) in one step,
- * audited in the same transaction.
+ * with the publisher's change note, audited in the same transaction.
  */
 export async function publishRule(
   user: TSessionUser,
-  { ruleId, version, status }: { ruleId: string; version: number; status: TRuleStatus },
+  {
+    ruleId,
+    version,
+    status,
+    note,
+  }: { ruleId: string; version: number; status: TRuleStatus; note?: string | null },
 ): Promise<TRuleStatusChange> {
   const clientId = user.clientId;
   return prisma.$transaction(async (tx) => {
@@ -35,11 +40,16 @@ export async function publishRule(
       enabledActions: enabledActions(client.actions),
     });
     if (!change) throw notFound("/version", "Rule version not found");
+    // the note lives with the version (its history shows it) and in the audit trail
+    await tx.ruleVersion.updateMany({
+      where: { ruleRef: change.ruleRef, version },
+      data: { publishNote: note ?? null, publishedAt: new Date(), publishedBy: user.email },
+    });
     await writeAudit(tx, user, {
       action: "rule.published",
       entityType: "rule",
       entityId: ruleId,
-      details: { from: change.from, to: change.to },
+      details: { from: change.from, to: change.to, ...(note && { note }) },
     });
     return change;
   });

@@ -10,6 +10,8 @@ export type TRuleVersionView = {
   version: number;
   createdAt: number;
   createdBy: string | null;
+  /** The change note of the version's last publication, who published it (email) and when. */
+  published: { at: number; by: string | null; note: string | null } | null;
   /** The version screening uses (in the rule's status, when that status is evaluated). */
   isLive: boolean;
   definition: TRuleDefinition;
@@ -67,6 +69,9 @@ export async function getRuleDetail(
       version: v.version,
       createdAt: v.createdAt.getTime(),
       createdBy: v.createdBy,
+      published: v.publishedAt
+        ? { at: v.publishedAt.getTime(), by: v.publishedBy, note: v.publishNote }
+        : null,
       isLive: v.version === rule.liveVersion,
       definition: versionToDefinition(rule.ruleId, v),
     })),

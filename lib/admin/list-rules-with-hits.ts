@@ -1,4 +1,5 @@
 import type { TSessionUser } from "@/lib/auth/session";
+import { recent, type TRecentStore } from "@/lib/cache/recent";
 import { prisma } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { shownVersions } from "@/lib/rules/shown-versions";
@@ -33,28 +34,10 @@ const SHADOW_STATUSES = ["dry-run", "muted"];
 
 const DAY_MS = 86_400_000;
 
-/**
- * Rules at their live versions (else newest drafts) with hit counts over 7 days. Active rules: the alerts they
- * opened, from the (clientId, createdAt) index, so the cost is bounded by a week of alerts. Dry-run
- * and muted rules: triggered entries in the newest decisions (at most SHADOW_SAMPLE).
- */
-export async function listRulesWithHits(user: TSessionUser, now = Date.now()): Promise<TRuleRow[]> {
-  const clientId = user.clientId;
-  const rules = await prisma.rule.findMany({
-    where: { clientId },
-    orderBy: { ruleId: "asc" },
-    take: 1000,
-    select: {
-      id: true,
-      ruleId: true,
-      subject: true,
-      status: true,
-      currentVersion: true,
-      liveVersion: true,
-      updatedAt: true,
-    },
-  });
-  const versions = await shownVersions(clientId, rules);
+type THits = { byRef: Map<string, { daily: number[]; hits24h: number }>; sampledSince: number | null };
+
+/** Hits per rule over 7 days: alerts, and with `withShadow` dry-run and muted hits in recent decisions. */
+async function ruleHits(clientId: string, now: number, withShadow: boolean): Promise<THits> {
   const since = new Date(now - 7 * DAY_MS);
   const buckets = await prisma.$queryRaw<
     Array<{ ruleRef: string; day: number; hits: bigint; hits24h: bigint }>
@@ -75,7 +58,7 @@ export async function listRulesWithHits(user: TSessionUser, now = Date.now()): P
     byRef.set(b.ruleRef, entry);
   }
   let sampledSince: number | null = null;
-  if (rules.some((r) => SHADOW_STATUSES.includes(r.status))) {
+  if (withShadow) {
     const shadow = await prisma.$queryRaw<
       Array<{
         ruleRef: string;
@@ -109,6 +92,45 @@ export async function listRulesWithHits(user: TSessionUser, now = Date.now()): P
       if (Number(b.sampled) >= SHADOW_SAMPLE && b.oldest) sampledSince = b.oldest.getTime();
     }
   }
+  return { byRef, sampledSince };
+}
+
+// The rules page reads hit counts at most this old: each count is a scan of a week of alerts.
+const RULE_HITS_MAX_AGE_MS = 30_000;
+const recentHits: TRecentStore<THits> = new Map();
+
+/**
+ * Rules at their live versions (else newest drafts) with hit counts over 7 days. Active rules: the alerts they
+ * opened, from the (clientId, createdAt) index, so the cost is bounded by a week of alerts. Dry-run
+ * and muted rules: triggered entries in the newest decisions (at most SHADOW_SAMPLE).
+ */
+export async function listRulesWithHits(
+  user: TSessionUser,
+  now = Date.now(),
+  opts: { recent?: boolean } = {},
+): Promise<TRuleRow[]> {
+  const clientId = user.clientId;
+  const rules = await prisma.rule.findMany({
+    where: { clientId },
+    orderBy: { ruleId: "asc" },
+    take: 1000,
+    select: {
+      id: true,
+      ruleId: true,
+      subject: true,
+      status: true,
+      currentVersion: true,
+      liveVersion: true,
+      updatedAt: true,
+    },
+  });
+  const versions = await shownVersions(clientId, rules);
+  const withShadow = rules.some((r) => SHADOW_STATUSES.includes(r.status));
+  const { byRef, sampledSince } = opts.recent
+    ? await recent(recentHits, `${clientId}:${withShadow}`, RULE_HITS_MAX_AGE_MS, () =>
+        ruleHits(clientId, Date.now(), withShadow),
+      )
+    : await ruleHits(clientId, now, withShadow);
   return rules.map((rule) => {
     const hits = byRef.get(rule.id);
     const shadowRule = SHADOW_STATUSES.includes(rule.status);

@@ -10,6 +10,7 @@ import {
 import { ZDashboardRole } from "@/lib/dashboard-users/create-dashboard-user";
 import { RULE_STATUSES } from "@/lib/rules/schemas";
 import { ZWebhookEventType } from "@/lib/webhooks/schemas";
+import { ZDateParam } from "@/lib/alerts/schemas";
 
 // Definitions are validated by the rule engine itself (validateRuleDefinition), so the editor sees
 // exactly the messages an import would give; here only the envelope is checked.
@@ -71,4 +72,32 @@ export const ZBacktestContinue = z.object({
 export const ZRulePublish = z.object({
   version: z.coerce.number().int().min(1),
   status: z.enum(["active", "dry-run", "muted"]),
+  // what changed and why, as every reviewer action carries a note
+  note: z.string({ error: "A change note is required" }).trim().min(1, "A change note is required").max(2000),
 });
+
+const blank = (v: unknown) => (v === "" || v === null ? undefined : v);
+
+/** The audit trail's filters: who (a dashboard user id), what (an action code), which object, when. */
+export const ZAuditQuery = z.object({
+  actorId: z.preprocess(blank, z.string().max(256).optional()),
+  action: z.preprocess(blank, z.string().max(100).optional()),
+  entityType: z.preprocess(blank, z.string().max(100).optional()),
+  entityId: z.preprocess(blank, z.string().trim().max(256).optional()),
+  from: z.preprocess(blank, ZDateParam("start").optional()),
+  to: z.preprocess(blank, ZDateParam("end").optional()),
+  cursor: z.preprocess(blank, z.string().max(200).optional()),
+  limit: z.preprocess(blank, z.coerce.number().int().min(1).max(100).default(50)),
+});
+export type TAuditQuery = z.infer<typeof ZAuditQuery>;
+
+export const ZChangeMemberRole = z.object({ role: ZDashboardRole });
+
+export const ZRedeliverFailed = z.object({ subscriptionId: z.string().min(1).max(256) });
+
+export const ZSetOwnPassword = z
+  .object({
+    password: z.string().min(8, "Password must have at least 8 characters").max(200),
+    confirm: z.string(),
+  })
+  .refine((v) => v.password === v.confirm, { path: ["confirm"], message: "The two passwords differ" });

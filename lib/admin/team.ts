@@ -1,13 +1,16 @@
+import { randomBytes } from "node:crypto";
+import bcrypt from "bcryptjs";
 import type { TSessionUser } from "@/lib/auth/session";
 import {
   DashboardUserError,
   insertDashboardUser,
   prepareDashboardUser,
 } from "@/lib/dashboard-users/create-dashboard-user";
-import { prisma } from "@/lib/db";
+import { prisma, type Tx } from "@/lib/db";
 import { notFound } from "@/lib/http/errors";
 import { writeAudit } from "@/lib/admin/audit";
 import type { TCreateTeamMember } from "@/lib/admin/schemas";
+import type { TDashboardRole } from "@/lib/dashboard-users/create-dashboard-user";
 import { accountKey, lockHolds } from "@/lib/auth/sign-in";
 
 export type TTeamMember = {
@@ -21,6 +24,8 @@ export type TTeamMember = {
   locked: boolean;
   /** Sign-in backed off until then after failures, or null. */
   blockedUntil: number | null;
+  /** An admin reset the password: the member sets a new one at the next sign-in. */
+  mustChangePassword: boolean;
 };
 
 export async function listTeam(user: TSessionUser, at = new Date()): Promise<TTeamMember[]> {
@@ -28,7 +33,15 @@ export async function listTeam(user: TSessionUser, at = new Date()): Promise<TTe
     where: { clientId: user.clientId },
     orderBy: [{ email: "asc" }],
     take: 1000,
-    select: { id: true, email: true, name: true, role: true, createdAt: true, disabledAt: true },
+    select: {
+      id: true,
+      email: true,
+      name: true,
+      role: true,
+      createdAt: true,
+      disabledAt: true,
+      mustChangePassword: true,
+    },
   });
   const throttles = await prisma.signInThrottle.findMany({
     where: { key: { in: rows.map((r) => accountKey(r.email)) } },
@@ -78,10 +91,11 @@ export async function disableTeamMember(
   return prisma.$transaction(async (tx) => {
     const member = await tx.dashboardUser.findFirst({
       where: { clientId: user.clientId, id },
-      select: { disabledAt: true },
+      select: { disabledAt: true, role: true },
     });
     if (!member) throw notFound("/userId", "Dashboard user not found");
     if (member.disabledAt) return { disabled: false };
+    if (member.role === "admin") await assertAnotherAdmin(tx, user.clientId, id, "disable");
     await tx.dashboardUser.update({ where: { id }, data: { disabledAt: new Date() } });
     await writeAudit(tx, user, {
       action: "dashboard_user.disabled",
@@ -133,5 +147,100 @@ export async function unlockTeamMember(
       entityId: id,
     });
     return { unlocked: true };
+  });
+}
+
+/**
+ * Refuses a change that would leave the client without an active admin (nobody could manage the team,
+ * keys or webhooks again). Locks the client's active admins, so two admins demoting each other at the
+ * same moment cannot both succeed.
+ */
+async function assertAnotherAdmin(tx: Tx, clientId: string, memberId: string, verb: string): Promise<void> {
+  const admins = await tx.$queryRaw<Array<{ id: string }>>`
+    SELECT id FROM dashboard_users
+    WHERE "clientId" = ${clientId} AND role = 'admin' AND "disabledAt" IS NULL
+    ORDER BY id FOR UPDATE`;
+  if (!admins.some((a) => a.id !== memberId))
+    throw new DashboardUserError(`You cannot ${verb} the last admin: make another member an admin first`);
+}
+
+/** Gives a member of the admin's own client another role; demoting the last admin is refused. */
+export async function changeMemberRole(
+  user: TSessionUser,
+  { id, role }: { id: string; role: TDashboardRole },
+): Promise<{ changed: boolean; role: TDashboardRole }> {
+  return prisma.$transaction(async (tx) => {
+    const member = await tx.dashboardUser.findFirst({
+      where: { clientId: user.clientId, id },
+      select: { role: true },
+    });
+    if (!member) throw notFound("/userId", "Dashboard user not found");
+    if (member.role === role) return { changed: false, role };
+    if (member.role === "admin") await assertAnotherAdmin(tx, user.clientId, id, "demote");
+    await tx.dashboardUser.update({ where: { id }, data: { role } });
+    await writeAudit(tx, user, {
+      action: "dashboard_user.role_changed",
+      entityType: "dashboard_user",
+      entityId: id,
+      details: { from: member.role, to: role },
+    });
+    return { changed: true, role };
+  });
+}
+
+/**
+ * An admin-issued password reset: a one-time temporary password (returned this once, for the admin to
+ * pass on), the sign-in lock lifted, and the member must set a password of their own before anything
+ * else. The old password stops working at once.
+ */
+export async function resetMemberPassword(
+  user: TSessionUser,
+  { id }: { id: string },
+): Promise<{ temporaryPassword: string }> {
+  // your own password is changed by signing in with it, not by resetting it
+  if (id === user.id) throw new DashboardUserError("You cannot reset your own password here");
+  const temporaryPassword = randomBytes(12).toString("base64url");
+  // Hashing takes a quarter of a second: before the transaction, so no row waits on it.
+  const passwordHash = await bcrypt.hash(temporaryPassword, 12);
+  return prisma.$transaction(async (tx) => {
+    const member = await tx.dashboardUser.findFirst({
+      where: { clientId: user.clientId, id },
+      select: { email: true },
+    });
+    if (!member) throw notFound("/userId", "Dashboard user not found");
+    await tx.dashboardUser.update({ where: { id }, data: { passwordHash, mustChangePassword: true } });
+    await tx.signInThrottle.deleteMany({ where: { key: accountKey(member.email) } });
+    await writeAudit(tx, user, {
+      action: "dashboard_user.password_reset",
+      entityType: "dashboard_user",
+      entityId: id,
+    });
+    return { temporaryPassword };
+  });
+}
+
+/** The member's own new password after a reset; it must differ from the temporary one. */
+export async function setOwnPassword(
+  user: TSessionUser,
+  { password }: { password: string },
+): Promise<{ changed: true }> {
+  const current = await prisma.dashboardUser.findUniqueOrThrow({
+    where: { id: user.id },
+    select: { passwordHash: true },
+  });
+  if (await bcrypt.compare(password, current.passwordHash))
+    throw new DashboardUserError("Choose a password different from the temporary one");
+  const passwordHash = await bcrypt.hash(password, 12);
+  return prisma.$transaction(async (tx) => {
+    await tx.dashboardUser.update({
+      where: { id: user.id },
+      data: { passwordHash, mustChangePassword: false },
+    });
+    await writeAudit(tx, user, {
+      action: "dashboard_user.password_changed",
+      entityType: "dashboard_user",
+      entityId: user.id,
+    });
+    return { changed: true as const };
   });
 }

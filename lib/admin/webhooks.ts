@@ -8,7 +8,7 @@ import { writeAudit } from "@/lib/admin/audit";
 import type { TCreateWebhookInput, TDeliveryQuery } from "@/lib/admin/schemas";
 import { createSubscription } from "@/lib/webhooks/create-subscription";
 import { allowedEventTypes } from "@/lib/webhooks/event-types";
-import { redeliverWebhook } from "@/lib/webhooks/redeliver-webhook";
+import { redeliverFailedWebhooks, redeliverWebhook, retryWebhookNow } from "@/lib/webhooks/redeliver-webhook";
 import { ZCreateWebhook } from "@/lib/webhooks/schemas";
 import { productionRefusal } from "@/lib/webhooks/url-guard";
 
@@ -212,6 +212,43 @@ export async function redeliverDelivery(
         action: "webhook.redelivered",
         entityType: "webhook_delivery",
         entityId: deliveryId,
+      });
+    }
+    return result;
+  });
+}
+
+/** "Retry now" on a retrying delivery: its next attempt at once instead of at its scheduled time. */
+export async function retryDeliveryNow(
+  user: TSessionUser,
+  { deliveryId }: { deliveryId: string },
+): Promise<{ id: string; status: string; requeued: boolean }> {
+  return prisma.$transaction(async (tx) => {
+    const result = await retryWebhookNow({ clientId: user.clientId, deliveryId }, tx);
+    if (result.requeued) {
+      await writeAudit(tx, user, {
+        action: "webhook.retried_now",
+        entityType: "webhook_delivery",
+        entityId: deliveryId,
+      });
+    }
+    return result;
+  });
+}
+
+/** "Redeliver all failed" of one subscription, audited once with the count. */
+export async function redeliverFailedDeliveries(
+  user: TSessionUser,
+  { subscriptionId }: { subscriptionId: string },
+): Promise<{ requeued: number }> {
+  return prisma.$transaction(async (tx) => {
+    const result = await redeliverFailedWebhooks({ clientId: user.clientId, subscriptionId }, tx);
+    if (result.requeued > 0) {
+      await writeAudit(tx, user, {
+        action: "webhook.redelivered_failed",
+        entityType: "webhook_subscription",
+        entityId: subscriptionId,
+        details: { deliveries: result.requeued },
       });
     }
     return result;

@@ -26,7 +26,7 @@ export const ZAssignAlert = z.object({ alertId: z.string().min(1), assign: z.boo
 export const ALERTS_MAX_LIMIT = 100;
 
 /** Epoch ms or an ISO date (the date inputs of the filter form), as a Date; a bare day ending `to` means its end. */
-function ZDateParam(edge: "start" | "end") {
+export function ZDateParam(edge: "start" | "end") {
   return z
     .string()
     .trim()

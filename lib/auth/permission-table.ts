@@ -24,6 +24,9 @@ export const PERMISSIONS = {
   "team.manage": ["admin"],
   "apiKeys.manage": ["admin"],
   "webhooks.manage": ["admin"],
+  "audit.read": ["admin"],
+  // Setting one's own password: the only thing allowed while a reset is pending.
+  "account.password": EVERYONE,
 } as const satisfies Record<string, readonly TDashboardRole[]>;
 
 export type TPermission = keyof typeof PERMISSIONS;

@@ -9,6 +9,8 @@ export { can, PERMISSIONS, type TPermission } from "@/lib/auth/permission-table"
 export async function requirePermission(permission: TPermission): Promise<TSessionUser> {
   const user = await currentUser();
   if (!user) throw new ForbiddenError("Not signed in");
+  if (user.mustChangePassword && permission !== "account.password")
+    throw new ForbiddenError("Set a new password first: an admin reset yours");
   if (!can(user.role, permission)) throw new ForbiddenError();
   return user;
 }
@@ -17,6 +19,7 @@ export async function requirePermission(permission: TPermission): Promise<TSessi
 export async function requirePagePermission(permission: TPermission): Promise<TSessionUser> {
   const user = await currentUser();
   if (!user) redirect("/login");
+  if (user.mustChangePassword) redirect("/password");
   if (!can(user.role, permission)) redirect("/dashboard/forbidden");
   return user;
 }

@@ -9,6 +9,8 @@ export type TSessionUser = {
   email: string;
   name: string | null;
   role: TDashboardRole;
+  /** After an admin's password reset: nothing but setting a new password is allowed until then. */
+  mustChangePassword?: boolean;
 };
 
 export class ForbiddenError extends Error {
@@ -27,5 +29,12 @@ export async function currentUser(): Promise<TSessionUser | null> {
   if (!session?.user?.id) return null;
   const user = await prisma.dashboardUser.findUnique({ where: { id: session.user.id } });
   if (!user || user.disabledAt) return null;
-  return { id: user.id, clientId: user.clientId, email: user.email, name: user.name, role: user.role };
+  return {
+    id: user.id,
+    clientId: user.clientId,
+    email: user.email,
+    name: user.name,
+    role: user.role,
+    ...(user.mustChangePassword && { mustChangePassword: true }),
+  };
 }

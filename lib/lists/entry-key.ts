@@ -55,3 +55,9 @@ export function entryKey(kind: TListKind, value: string): { key: string } | { er
   }
   return { key: lookupKey(kind, trimmed)! };
 }
+
+/** The value as stored and shown: country codes in upper case (as ISO 3166 writes them), others as typed. */
+export function entryValue(kind: TListKind, value: string): string {
+  const trimmed = value.trim();
+  return kind === "country" ? trimmed.toUpperCase() : trimmed;
+}

@@ -4,7 +4,7 @@ import { prisma, type Tx } from "@/lib/db";
 import { MAX_EPOCH_MS } from "@/lib/validation/timestamps";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { auditListChange, type TListActor } from "@/lib/lists/audit-list-change";
-import { entryKey } from "@/lib/lists/entry-key";
+import { entryKey, entryValue } from "@/lib/lists/entry-key";
 import { LIST_NAME, type TListKind } from "@/lib/lists/schemas";
 import { CsvFormatError, type TCsvRecord } from "@/lib/sanctions/read-csv";
 
@@ -15,7 +15,23 @@ export type TParsedEntry = { value: string; key: string; note: string | null; ex
 
 const BATCH = 2_000;
 
-/** Reads a CSV with a header row (`value` required; `note`, `expiresAt` epoch ms optional). */
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/**
+ * An `expiresAt` cell: epoch milliseconds, an ISO day (the entry lasts through that day, UTC) or an
+ * ISO time (UTC unless it names an offset). Null when it is none of them.
+ */
+export function parseExpiresAt(text: string): Date | null {
+  let at: number;
+  if (/^\d{1,15}$/.test(text)) at = Number(text);
+  else if (ISO_DAY.test(text)) at = Date.parse(`${text}T23:59:59.999Z`);
+  else if (ISO_TIME.test(text)) at = Date.parse(/(Z|[+-]\d{2}:?\d{2})$/i.test(text) ? text : `${text}Z`);
+  else return null;
+  return Number.isFinite(at) ? new Date(at) : null;
+}
+
+/** Reads a CSV with a header row (`value` required; `note`, `expiresAt` optional: see parseExpiresAt). */
 export async function parseListCsv(
   records: AsyncIterable<TCsvRecord>,
   kind: TListKind,
@@ -42,7 +58,7 @@ export async function parseListCsv(
         continue;
       }
       // an export writes "=x" as "'=x" so that spreadsheets do not run it: read back as written
-      const value = readNeutralized(fields[columns.value] ?? "").trim();
+      const value = entryValue(kind, readNeutralized(fields[columns.value] ?? ""));
       const note = columns.note >= 0 ? readNeutralized(fields[columns.note] ?? "").trim() : "";
       const expiresText = columns.expiresAt >= 0 ? (fields[columns.expiresAt] ?? "").trim() : "";
       const key = entryKey(kind, value);
@@ -51,10 +67,13 @@ export async function parseListCsv(
       if (note.length > 1000) fail("note is longer than 1,000 characters");
       let expiresAt: Date | null = null;
       if (expiresText !== "") {
-        if (!/^\d{1,15}$/.test(expiresText))
-          fail(`expiresAt '${expiresText}' is not a time in epoch milliseconds`);
-        if (Number(expiresText) > MAX_EPOCH_MS) fail(`expiresAt '${expiresText}' is after the year 9999`);
-        expiresAt = new Date(Number(expiresText));
+        const parsed = parseExpiresAt(expiresText);
+        if (!parsed)
+          return fail(
+            `expiresAt '${expiresText}' is not a date (2026-12-31), an ISO time (2026-12-31T18:00:00Z) or epoch milliseconds`,
+          );
+        if (parsed.getTime() > MAX_EPOCH_MS) fail(`expiresAt '${expiresText}' is after the year 9999`);
+        expiresAt = parsed;
       }
       const first = lineOfKey.get(key.key);
       if (first !== undefined) fail(`'${value}' is the same entry as line ${first}`);

@@ -4,7 +4,7 @@ import { prisma } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { notFound, validationError } from "@/lib/http/errors";
 import { auditListChange, type TListActor } from "@/lib/lists/audit-list-change";
-import { entryKey } from "@/lib/lists/entry-key";
+import { entryKey, entryValue } from "@/lib/lists/entry-key";
 import { exportList, listCsv } from "@/lib/lists/export-list";
 import { importListEntries, ListImportError, parseListCsv } from "@/lib/lists/import-list-entries";
 import type { TCreateList, TListEntryInput, TListKind } from "@/lib/lists/schemas";
@@ -28,6 +28,26 @@ export type TListEntryView = {
   expired: boolean;
   createdAt: number;
 };
+
+/** What adding did: a new entry, the note of the same entry replaced, or nothing (it was there already). */
+export type TAddedListEntry = TListEntryView & { outcome: "added" | "updated" | "exists" };
+
+function entryView(entry: {
+  id: string;
+  value: string;
+  note: string | null;
+  expiresAt: Date | null;
+  createdAt: Date;
+}): TListEntryView {
+  return {
+    id: entry.id,
+    value: entry.value,
+    note: entry.note,
+    expiresAt: entry.expiresAt?.getTime() ?? null,
+    expired: entry.expiresAt !== null && entry.expiresAt.getTime() <= Date.now(),
+    createdAt: entry.createdAt.getTime(),
+  };
+}
 
 type TListRow = {
   id: string;
@@ -140,7 +160,11 @@ export async function searchListEntries({
   };
 }
 
-/** Adds an entry (or updates the note and expiry of the same entry). */
+/**
+ * Adds an entry. A value already in the list (the same match key) is left as it is and answered as
+ * `exists`, unless `replace` asks to replace its note and expiry (`updated`): a second add never
+ * silently overwrites what a colleague wrote.
+ */
 export async function addListEntry({
   clientId,
   listId,
@@ -151,16 +175,37 @@ export async function addListEntry({
   listId: string;
   actor: TListActor;
   input: TListEntryInput;
-}): Promise<TListEntryView> {
+}): Promise<TAddedListEntry> {
   const list = await findList(clientId, listId);
-  const key = entryKey(list.kind as TListKind, input.value);
+  const kind = list.kind as TListKind;
+  const key = entryKey(kind, input.value);
   if ("error" in key) throw validationError([`/value: ${key.error}`]);
+  const value = entryValue(kind, input.value);
   return prisma.$transaction(async (tx) => {
     const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
-    const entry = await tx.listEntry.upsert({
-      where: { listId_key: { listId, key: key.key } },
-      create: { clientId, listId, value: input.value, key: key.key, note: input.note, expiresAt },
-      update: { value: input.value, note: input.note, expiresAt },
+    const existing = await tx.listEntry.findUnique({ where: { listId_key: { listId, key: key.key } } });
+    if (existing && !input.replace) return { ...entryView(existing), outcome: "exists" as const };
+    if (existing) {
+      const entry = await tx.listEntry.update({
+        where: { id: existing.id },
+        data: { value, note: input.note, expiresAt },
+      });
+      await auditListChange(tx, {
+        clientId,
+        actor,
+        action: "list.entry_updated",
+        listId,
+        details: {
+          list: list.name,
+          value: entry.value,
+          from: { note: existing.note, expiresAt: existing.expiresAt?.getTime() ?? null },
+          to: { note: entry.note, expiresAt: input.expiresAt ?? null },
+        },
+      });
+      return { ...entryView(entry), outcome: "updated" as const };
+    }
+    const entry = await tx.listEntry.create({
+      data: { clientId, listId, value, key: key.key, note: input.note, expiresAt },
     });
     await auditListChange(tx, {
       clientId,
@@ -169,14 +214,7 @@ export async function addListEntry({
       listId,
       details: { list: list.name, value: entry.value, note: entry.note, expiresAt: input.expiresAt ?? null },
     });
-    return {
-      id: entry.id,
-      value: entry.value,
-      note: entry.note,
-      expiresAt: entry.expiresAt?.getTime() ?? null,
-      expired: entry.expiresAt !== null && entry.expiresAt.getTime() <= Date.now(),
-      createdAt: entry.createdAt.getTime(),
-    };
+    return { ...entryView(entry), outcome: "added" as const };
   });
 }
 

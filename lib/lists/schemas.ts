@@ -36,6 +36,8 @@ export const ZListEntryInput = z.object({
     .nullish()
     .transform((v) => v || null),
   expiresAt: z.number().int().positive().max(MAX_EPOCH_MS).nullish(),
+  // the value is already in the list: true replaces its note and expiry, otherwise nothing changes
+  replace: z.boolean().optional().default(false),
 });
 export type TListEntryInput = z.infer<typeof ZListEntryInput>;
 

@@ -1,5 +1,6 @@
 import { prisma } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { recent, type TRecentStore } from "@/lib/cache/recent";
 import { RISK_LEVELS } from "@/lib/screening/assessment";
 
 export type TOverview = {
@@ -89,4 +90,13 @@ export async function getOverview({
 function severity(level: string): number {
   const i = (RISK_LEVELS as readonly string[]).indexOf(level);
   return i === -1 || level === "n/a" ? -1 : i;
+}
+
+/** How old the overview's figures may be: a scan of a day of transactions per page view is too much. */
+export const OVERVIEW_MAX_AGE_MS = 30_000;
+const overviews: TRecentStore<TOverview> = new Map();
+
+/** The overview as the page shows it: computed at most every OVERVIEW_MAX_AGE_MS per client. */
+export function getRecentOverview({ clientId }: { clientId: string }): Promise<TOverview> {
+  return recent(overviews, clientId, OVERVIEW_MAX_AGE_MS, () => getOverview({ clientId }));
 }

@@ -7,7 +7,7 @@ import { signatureHeader } from "@/lib/webhooks/signature";
 export type TDeliveryStatus = "pending" | "delivered" | "failed";
 
 export type TSendOutcome =
-  | { skipped: true; status: TDeliveryStatus | "missing" }
+  | { skipped: true; status: TDeliveryStatus | "missing" | "superseded" }
   | {
       skipped: false;
       attempt: number;
@@ -22,6 +22,7 @@ export type TSendOutcome =
 
 type TDeliveryRow = {
   id: string;
+  nextAttemptAt: Date | null;
   eventType: string;
   body: string;
   status: string;
@@ -36,7 +37,7 @@ async function readDeliveries(ids: readonly string[]): Promise<Map<string, TDeli
   // named: planned once per connection
   const { rows } = await jobsPool().query<TDeliveryRow>({
     name: "webhook-read-deliveries",
-    text: `SELECT d.id, d."eventType", d.body, d.status, d.attempts, s.url, s."secretEncrypted", s.active
+    text: `SELECT d.id, d."nextAttemptAt", d."eventType", d.body, d.status, d.attempts, s.url, s."secretEncrypted", s.active
      FROM webhook_deliveries d
      LEFT JOIN webhook_subscriptions s ON s.id = d."subscriptionId" AND s."clientId" = d."clientId"
      WHERE d.id = ANY($1::text[])`,
@@ -97,9 +98,23 @@ async function attemptDelivery(delivery: TDeliveryRow, secrets: Map<string, stri
  * Sends one attempt of a pending delivery. Does not write anything; the caller records the outcome
  * (a separate step, so that a crash after a successful POST never sends it again).
  */
-export async function sendDeliveryAttempt({ deliveryId }: { deliveryId: string }): Promise<TSendOutcome> {
+export async function sendDeliveryAttempt({
+  deliveryId,
+  dueAt,
+}: {
+  deliveryId: string;
+  /** When the caller's schedule had this attempt due: a delivery rescheduled since ("retry now") is another run's. */
+  dueAt?: number;
+}): Promise<TSendOutcome> {
   const delivery = await readDelivery(deliveryId);
   if (!delivery) return { skipped: true, status: "missing" };
+  if (
+    dueAt !== undefined &&
+    delivery.status === "pending" &&
+    delivery.nextAttemptAt !== null &&
+    new Date(delivery.nextAttemptAt).getTime() !== dueAt
+  )
+    return { skipped: true, status: "superseded" };
   return attemptDelivery(delivery, new Map());
 }
 

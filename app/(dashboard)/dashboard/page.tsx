@@ -4,11 +4,11 @@ import { levelColor, ShareBars, Stat } from "@/components/overview/charts";
 import { HourlyBars } from "@/components/overview/hourly-bars";
 import { Card, linkClass, PageHeader } from "@/components/ui";
 import { formatNumber, formatPerson } from "@/lib/format";
-import { getOverview } from "@/lib/overview/get-overview";
+import { getRecentOverview } from "@/lib/overview/get-overview";
 
 export default async function OverviewPage() {
   const user = await requirePagePermission("dashboard.read");
-  const o = await getOverview({ clientId: user.clientId });
+  const o = await getRecentOverview({ clientId: user.clientId });
   const topMax = Math.max(1, ...o.topRules7d.map((r) => r.count));
   return (
     <div className="space-y-6">

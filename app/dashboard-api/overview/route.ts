@@ -1,7 +1,7 @@
 // GET /dashboard-api/overview: the overview figures of the session's client (refreshed by the page)
 import { dashboardRoute } from "@/lib/admin/dashboard-route";
-import { getOverview } from "@/lib/overview/get-overview";
+import { getRecentOverview } from "@/lib/overview/get-overview";
 
 export const GET = dashboardRoute("dashboard.read", async ({ user }) =>
-  getOverview({ clientId: user.clientId }),
+  getRecentOverview({ clientId: user.clientId }),
 );

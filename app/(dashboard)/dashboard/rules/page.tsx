@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 
 export default async function RulesPage() {
   const user = await requirePagePermission("rules.read");
-  const rules = await listRulesWithHits(user);
+  const rules = await listRulesWithHits(user, Date.now(), { recent: true });
   const canWrite = can(user.role, "rules.draft");
   return (
     <div>

@@ -18,11 +18,11 @@ export default async function RulePage({
   searchParams,
 }: {
   params: Promise<{ ruleId: string }>;
-  searchParams: Promise<{ saved?: string }>;
+  searchParams: Promise<{ saved?: string; published?: string }>;
 }) {
   const user = await requirePagePermission("rules.read");
   const { ruleId } = await params;
-  const { saved } = await searchParams;
+  const { saved, published } = await searchParams;
   let rule: TRuleDetail;
   try {
     rule = await getRuleDetail(user, { ruleId: decodeURIComponent(ruleId) });
@@ -54,6 +54,15 @@ export default async function RulePage({
           data-testid="saved-note"
         >
           Saved as draft v{saved}. It does not screen until published.
+        </p>
+      )}
+      {published && rule.liveVersion === Number(published) && (
+        <p
+          role="status"
+          className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800"
+          data-testid="published-note"
+        >
+          Published v{published} as <EnumLabel value={rule.status} />, from the next screening on.
         </p>
       )}
       <Card title="Status">

@@ -1,0 +1,8 @@
+// POST /dashboard-api/account/password: the signed-in member's own new password ({ password, confirm })
+import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { ZSetOwnPassword } from "@/lib/admin/schemas";
+import { setOwnPassword } from "@/lib/admin/team";
+
+export const POST = dashboardRoute("account.password", async ({ user, body }) =>
+  setOwnPassword(user, await body(ZSetOwnPassword)),
+);
