@@ -10,5 +10,7 @@ export async function register(): Promise<void> {
     if (problems.length > 0) exitWithConfigurationErrors(problems);
     const { startBackgroundJobs } = await import("@/lib/jobs/start");
     startBackgroundJobs();
+    const { installGracefulShutdown } = await import("@/lib/ops/graceful-shutdown");
+    installGracefulShutdown();
   }
 }

@@ -35,6 +35,9 @@ const nextConfig = {
       { source: "/v1/:path*", headers: apiHeaders },
       { source: "/api/:path*", headers: apiHeaders },
       { source: "/dashboard-api/:path*", headers: apiHeaders },
+      { source: "/healthz", headers: apiHeaders },
+      { source: "/readyz", headers: apiHeaders },
+      { source: "/metrics", headers: apiHeaders },
     ];
   },
 };

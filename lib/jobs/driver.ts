@@ -1,5 +1,10 @@
 import { analyzeStaleTables } from "@/lib/jobs/analyze-tables";
-import { executeRun, type TExecutorConfig, type TServeInvoker } from "@/lib/jobs/execute-run";
+import {
+  executeRun,
+  type TExecutorConfig,
+  type TRunControl,
+  type TServeInvoker,
+} from "@/lib/jobs/execute-run";
 import type { TJobFunction } from "@/lib/jobs/function-table";
 import { listenForWork, type TWorkListener } from "@/lib/jobs/listen";
 import { relayOutbox, type TRelayEvent } from "@/lib/jobs/relay";
@@ -62,8 +67,14 @@ export type TJobDriverOptions = {
 export type TJobDriver = {
   /** Looks for work now instead of at the next poll (e.g. right after a commit in this process). */
   wake: () => void;
-  /** Stops polling and waits for the runs in progress. */
-  stop: () => Promise<void>;
+  /**
+   * Stops claiming and waits for the runs in progress; with a deadline, the runs still going then
+   * are handed back (queued, due now) so that another process takes them at once instead of after
+   * their lease expires. Resolves with the number handed back.
+   */
+  stop: (options?: { deadline?: number }) => Promise<number>;
+  /** False once stop() was called. */
+  running: () => boolean;
 };
 
 const PRUNE_EVERY_MS = 60 * 60_000;
@@ -98,6 +109,7 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
   if (options.mode === "relay" && !send) throw new Error("Relay mode needs a send function");
 
   const inFlight = new Set<Promise<void>>();
+  const controls = new Map<Promise<void>, TRunControl>();
   let stopped = false;
   let wakeUp: (() => void) | null = null;
   let failures = 0;
@@ -148,12 +160,15 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
         recoverExpired,
       });
       for (const run of runs) {
-        const task = executeRun(run, config).finally(() => {
+        const control: TRunControl = {};
+        const task = executeRun(run, config, control).finally(() => {
           inFlight.delete(task);
+          controls.delete(task);
           // Refill in batches: a claim per finished run would cost a statement per run under load.
           if (inFlight.size <= concurrency / 2) wake();
         });
         inFlight.add(task);
+        controls.set(task, control);
       }
       // Only a full dispatch or claim means a backlog; what commits meanwhile waits for the next pass.
       more = dispatched >= DISPATCH_LIMIT || (free > 0 && runs.length === free);
@@ -216,12 +231,28 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
   const running = loop();
   return {
     wake,
-    stop: async () => {
+    running: () => !stopped,
+    stop: async ({ deadline }: { deadline?: number } = {}) => {
       stopped = true;
       wake();
       await listener?.close();
       await running;
-      await Promise.allSettled([...inFlight]);
+      const all = Promise.allSettled([...inFlight]);
+      if (deadline === undefined) {
+        await all;
+        return 0;
+      }
+      let timer: NodeJS.Timeout | undefined;
+      const late = await Promise.race([
+        all.then(() => false),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(true), Math.max(0, deadline - Date.now()));
+        }),
+      ]);
+      clearTimeout(timer);
+      if (!late) return 0;
+      const handed = await Promise.all([...controls.values()].map((c) => c.handBack?.() ?? false));
+      return handed.filter(Boolean).length;
     },
   };
 }
