@@ -215,7 +215,8 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
       if (pass.more) continue;
       const rest = started + minPassIntervalMs - Date.now();
       if (pass.found && rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
-      if (!stopped) await pause(pollMs * Math.min(2 ** failures, 40));
+      // Back off while the database is away, but not so far that the work waits long once it is back.
+      if (!stopped) await pause(pollMs * Math.min(2 ** failures, 8));
     }
   }
 
