@@ -1,6 +1,6 @@
 import { test, expect } from "@playwright/test";
 import pg from "pg";
-import { startReceiver, type TReceiver } from "../tests/support/webhook-receiver";
+import { startReceiver, waitFor, type TReceiver } from "../tests/support/webhook-receiver";
 import {
   createScreeningClient,
   createTestDatabase,
@@ -50,7 +50,7 @@ test("SIGTERM under load drains: readiness 503, every answer correct, nothing lo
   await subscribeWebhooks(server.base, apiKey, receiver, SECRET);
 
   const load = screeningLoad(server.base, apiKey, 16, { prefix: "term" });
-  await sleep(4000);
+  await waitFor(() => load.answered.size >= 20, 60_000, "screenings served before the stop");
   const before = load.answered.size;
 
   // Readiness as a load balancer polls it, from the moment of the signal.
@@ -89,7 +89,9 @@ test("SIGTERM under load drains: readiness 503, every answer correct, nothing lo
 
   const db = new pg.Client({ connectionString: database.url });
   await db.connect();
-  const stored = await db.query<{ id: string }>(`SELECT id FROM transactions WHERE "clientId" = $1`, [clientId]);
+  const stored = await db.query<{ id: string }>(`SELECT id FROM transactions WHERE "clientId" = $1`, [
+    clientId,
+  ]);
   await db.end();
   // Stored without an answer: the request was cut on the client's side (its timeout), never by the stop.
   const storedUnanswered = stored.rows
