@@ -12,5 +12,10 @@ export async function register(): Promise<void> {
     startBackgroundJobs();
     const { installGracefulShutdown } = await import("@/lib/ops/graceful-shutdown");
     installGracefulShutdown();
+    // scripts/next-server.mjs reports each finished answer here (request count and latency metrics)
+    const { observeRequest } = await import("@/lib/ops/metrics");
+    const { serveClusterMetricsInWorker } = await import("@/lib/ops/cluster-metrics");
+    (globalThis as Record<symbol, unknown>)[Symbol.for("rss.observeRequest")] = observeRequest;
+    serveClusterMetricsInWorker();
   }
 }

@@ -26,6 +26,7 @@ const nextConfig = {
     "@prisma/adapter-pg",
     "bcryptjs",
     "xmllint-wasm",
+    "prom-client",
   ],
   // Types are checked once by `tsc --noEmit` in `npm test`; the build does not repeat it.
   typescript: { ignoreBuildErrors: true },

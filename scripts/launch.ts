@@ -4,6 +4,7 @@ import cluster from "node:cluster";
 import os from "node:os";
 import path from "node:path";
 import { answerRateLimitMessage } from "../lib/http/rate-limit";
+import { answerMetricsMessage } from "../lib/ops/cluster-metrics";
 import { localSecrets } from "../lib/local-secrets";
 import { DATA_DIR, startEmbeddedDatabase, type TEmbeddedDatabase } from "../lib/embedded/server";
 import { checkStartup, exitWithConfigurationErrors } from "../lib/startup/check-startup";
@@ -111,9 +112,10 @@ function startCluster(nextBin: string, port: string, count: number): void {
   const env = { RSS_RATE_LIMIT_IPC: "1" };
   let stopping = false;
   cluster.on("message", (worker, message) => {
-    answerRateLimitMessage(message, (answer) => {
+    const reply = (answer: object) => {
       if (worker.isConnected()) worker.send(answer);
-    });
+    };
+    if (!answerMetricsMessage(message, reply)) answerRateLimitMessage(message, reply);
   });
   cluster.on("exit", (worker, code, signal) => {
     if (stopping) {

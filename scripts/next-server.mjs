@@ -30,6 +30,11 @@ http.createServer = function (...args) {
     res.setHeader("X-Request-Id", requestId);
     // Once draining, every answer closes its connection, so keep-alive clients reconnect elsewhere.
     if (globalThis.rssLifecycle?.drainingSince != null) res.setHeader("Connection", "close");
+    const started = process.hrtime.bigint();
+    res.once("finish", () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      globalThis[Symbol.for("rss.observeRequest")]?.(req.method, req.url ?? "/", res.statusCode, seconds);
+    });
     if (listener) requestContext.run({ requestId }, () => listener(req, res));
   });
   return server;

@@ -11,6 +11,7 @@ import { relayOutbox, type TRelayEvent } from "@/lib/jobs/relay";
 import { dispatchAndClaim, outboxPending, pruneCompletedRuns } from "@/lib/jobs/run-store";
 import { sweepStuckDeliveries } from "@/lib/jobs/sweep-deliveries";
 import { logError, logInfo } from "@/lib/log";
+import { jobPassFailures, jobRunsInFlight, jobStartDelay } from "@/lib/ops/metrics";
 
 // The background loop of the Node server. Embedded mode (no Inngest server): outbox rows become
 // job runs, which are executed by calling the app's own serve endpoint with bounded concurrency.
@@ -160,16 +161,22 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
         recoverExpired,
       });
       for (const run of runs) {
+        // a run's first execution: how long its event waited since its commit (the driver's lag)
+        const committedAt = Number(run.event.ts);
+        if (run.attempt === 0 && Object.keys(run.steps).length === 0 && committedAt > 0)
+          jobStartDelay.observe(Math.max(0, Date.now() - committedAt) / 1000);
         const control: TRunControl = {};
         const task = executeRun(run, config, control).finally(() => {
           inFlight.delete(task);
           controls.delete(task);
+          jobRunsInFlight.set(inFlight.size);
           // Refill in batches: a claim per finished run would cost a statement per run under load.
           if (inFlight.size <= concurrency / 2) wake();
         });
         inFlight.add(task);
         controls.set(task, control);
       }
+      jobRunsInFlight.set(inFlight.size);
       // Only a full dispatch or claim means a backlog; what commits meanwhile waits for the next pass.
       more = dispatched >= DISPATCH_LIMIT || (free > 0 && runs.length === free);
       found = dispatched > 0 || runs.length > 0;
@@ -206,6 +213,7 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
         failures = 0;
       } catch (err) {
         failures++;
+        jobPassFailures.inc();
         if (Date.now() - lastErrorLog > 60_000) {
           lastErrorLog = Date.now();
           logError("job driver pass failed; retrying", err);

@@ -1,3 +1,4 @@
+import { ruleHits, screenings } from "@/lib/ops/metrics";
 import type { Pool, PoolClient } from "pg";
 import { evaluateWithLists, liveListSource, type TListLookup } from "@/lib/lists/in-list";
 import type { ListIndex } from "@/lib/lists/list-index";
@@ -61,5 +62,7 @@ export async function decide(
   const { result, lookups } = evaluateWithLists(liveListSource(lists), () =>
     evaluateRules(rules, subject, variables, values, compileErrors, sanctionsWrap(sanctions)),
   );
+  screenings.inc({ subject, risk_level: result.riskLevel, action: result.recommendedAction });
+  for (const hit of result.triggered) ruleHits.inc({ rule: hit.id });
   return { ...result, lookups };
 }
