@@ -18,6 +18,8 @@ test("health and readiness answer without a key, a session or tenant data", asyn
     status: "ready",
     checks: { database: "ok", migrations: "ok", jobDriver: "running", shutdown: "no" },
   });
+  // metrics are off unless METRICS_TOKEN is set (this server has none)
+  expect((await request.get("/metrics")).status()).toBe(404);
   for (const res of [health, ready]) {
     expect(res.headers()["cache-control"]).toBe("no-store");
     expect(res.headers()["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'");

@@ -65,7 +65,7 @@ test.beforeAll(async () => {
   asPostgres(path.join(PG_BIN, "initdb"), ["-D", dataDir, "-A", "trust", "-U", "postgres", "--no-sync"]);
   startPostgres();
   database = await createTestDatabase("rss_outage", ADMIN_URL);
-  server = npmStart(serverEnvironment(PORT, database.url));
+  server = npmStart(serverEnvironment(PORT, database.url), { capture: true });
   receiver = await startReceiver(SECRET);
 });
 

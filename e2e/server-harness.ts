@@ -93,7 +93,7 @@ export function npmStart(env: NodeJS.ProcessEnv, { capture = false } = {}): TSer
       started.stdout?.on("data", (d: Buffer) => (printed += d.toString()));
       started.stderr?.on("data", (d: Buffer) => (printed += d.toString()));
       child = started;
-      const deadline = Date.now() + 60_000;
+      const deadline = Date.now() + 120_000;
       for (;;) {
         try {
           const res = await fetch(`${base}/v1/openapi.json`, { signal: AbortSignal.timeout(2000) });
@@ -102,7 +102,7 @@ export function npmStart(env: NodeJS.ProcessEnv, { capture = false } = {}): TSer
           // not up yet
         }
         if (started.exitCode !== null) throw new Error(`npm start exited ${started.exitCode}:\n${printed}`);
-        if (Date.now() > deadline) throw new Error("npm start did not come up");
+        if (Date.now() > deadline) throw new Error(`npm start did not come up:\n${printed}`);
         await sleep(100);
       }
     },

@@ -21,6 +21,7 @@ import {
 
 const PORT = Number(process.env.E2E_SHUTDOWN_PORT ?? "3172");
 const SECRET = "whsec_shutdown-spec";
+const METRICS_TOKEN = "metrics-token-0123456789";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let server: TServer;
@@ -30,7 +31,11 @@ test.beforeAll(async () => {
   test.setTimeout(180_000);
   database = await createTestDatabase("rss_shutdown");
   server = npmStart(
-    serverEnvironment(PORT, database.url, { SHUTDOWN_DELAY_MS: "1000", SHUTDOWN_GRACE_MS: "20000" }),
+    serverEnvironment(PORT, database.url, {
+      SHUTDOWN_DELAY_MS: "1000",
+      SHUTDOWN_GRACE_MS: "20000",
+      METRICS_TOKEN: METRICS_TOKEN,
+    }),
     { capture: true },
   );
   receiver = await startReceiver(SECRET, () => sleep(150).then(() => 200));
@@ -52,6 +57,23 @@ test("SIGTERM under load drains: readiness 503, every answer correct, nothing lo
   const load = screeningLoad(server.base, apiKey, 16, { prefix: "term" });
   await waitFor(() => load.answered.size >= 20, 60_000, "screenings served before the stop");
   const before = load.answered.size;
+
+  // /metrics counts the whole instance (both processes), whichever process answers the scrape.
+  expect((await fetch(`${server.base}/metrics`)).status).toBe(401);
+  const scrape = await fetch(`${server.base}/metrics`, {
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  expect(scrape.status).toBe(200);
+  const metrics = await scrape.text();
+  const screened = Number(
+    /^http_requests_total\{route="\/v1\/transaction",method="POST",status="200"\} (\d+)/m.exec(metrics)?.[1],
+  );
+  expect(screened, "screenings answered by both processes").toBeGreaterThanOrEqual(before);
+  expect(metrics).toMatch(
+    /^screenings_total\{subject="transaction",risk_level="high",action="REVIEW"\} \d+/m,
+  );
+  expect(metrics).toMatch(/^db_pool_connections\{pool="requests",state="in_use"\} \d+/m);
+  expect(metrics).toMatch(/^job_run_start_delay_seconds_count \d+/m);
 
   // Readiness as a load balancer polls it, from the moment of the signal.
   const readiness: string[] = [];
