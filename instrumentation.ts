@@ -8,6 +8,8 @@ export async function register(): Promise<void> {
     const { checkStartup, exitWithConfigurationErrors } = await import("@/lib/startup/check-startup");
     const problems = await checkStartup(process.env);
     if (problems.length > 0) exitWithConfigurationErrors(problems);
+    const { stampPeerAddresses } = await import("@/lib/auth/client-address");
+    await stampPeerAddresses();
     const { startBackgroundJobs } = await import("@/lib/jobs/start");
     startBackgroundJobs();
     const { installGracefulShutdown } = await import("@/lib/ops/graceful-shutdown");

@@ -4,7 +4,8 @@
 const MESSAGES: Record<string, string> = {
   CredentialsSignin: "Wrong email or password.",
   SignInThrottled: "Too many failed sign-ins. Wait a little and try again.",
-  SignInLocked: "Sign-in is locked after repeated failures. Ask an admin of your team to unlock it.",
+  SignInLocked:
+    "Sign-in is locked after repeated failures. It unlocks by itself after a while; an admin of your team can unlock it now.",
 };
 
 export function loginErrorMessage(code: string | undefined): string | null {

@@ -246,15 +246,21 @@ test("a reviewer is refused the admin pages and the routes behind them", async (
   }
   await page.screenshot({ path: "test-results/screens/reviewer-forbidden.png", fullPage: true });
 
+  // what the browser sends with the page's own fetches: the role check is what refuses these
+  const sameOrigin = { origin: new URL(page.url()).origin };
   const refused = [
-    await page.request.post("/dashboard-api/api-keys", { data: { name: "sneaky" } }),
+    await page.request.post("/dashboard-api/api-keys", { headers: sameOrigin, data: { name: "sneaky" } }),
     await page.request.get("/dashboard-api/webhooks"),
-    await page.request.put("/dashboard-api/settings", { data: { features: [] } }),
+    await page.request.put("/dashboard-api/settings", { headers: sameOrigin, data: { features: [] } }),
     await page.request.post("/dashboard-api/team", {
+      headers: sameOrigin,
       data: { email: "x@demo.test", role: "admin", password: "long-enough-1" },
     }),
     // publishing and changing an active rule are admin actions
-    await page.request.post(`/dashboard-api/rules/${RULE_ID}/status`, { data: { status: "inactive" } }),
+    await page.request.post(`/dashboard-api/rules/${RULE_ID}/status`, {
+      headers: sameOrigin,
+      data: { status: "inactive" },
+    }),
   ];
   for (const res of refused) {
     expect(res.status()).toBe(403);

@@ -199,6 +199,7 @@ test("a reviewer escalates a case; the reporting officer sees it with its report
   // a colleague escalates the same case first: the refusal is shown in the dialog, which keeps the note
   const caseId = new URL(page.url()).pathname.split("/").pop()!;
   const first = await page.request.post(`/dashboard-api/cases/${caseId}/escalate`, {
+    headers: { origin: new URL(page.url()).origin },
     data: { note: "60,000 EUR from a one-day-old account, no source of funds" },
   });
   expect(first.status()).toBe(200);

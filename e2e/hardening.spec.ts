@@ -1,5 +1,7 @@
 // Issue 16 in the browser: sign-in without JavaScript at 127.0.0.1, security headers, a CSP every page
 // passes, sign-in locks an admin lifts, the webhook delivery log after connection errors, error bodies.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
 import pg from "pg";
 import { DEMO } from "../prisma/seed";
@@ -221,6 +223,44 @@ test("a locked sign-in is refused the same as an unknown email, and an admin lif
   await visitor.getByRole("button", { name: "Sign in" }).click();
   await expect(visitor).toHaveURL(/\/dashboard(\/cases|\/reports)?$/);
   await other.close();
+});
+
+// A page on another port of the same host is "same site": the browser sends the SameSite=Lax session cookie
+// with its form posts. The dashboard API must refuse them all the same.
+test("a same-site page's form post to the dashboard API is refused, and creates nothing", async ({
+  page,
+}) => {
+  const target = new URL("/dashboard-api/team", test.info().project.use.baseURL).toString();
+  const forged = `{"email":"forged-admin@evil.test","role":"admin","password":"long-enough-1","x":"`;
+  const html = `<!doctype html><html><body>
+    <form id="f" method="post" action="${target}" enctype="text/plain">
+      <input type="hidden" name='${forged}' value='"}'>
+    </form>
+    <script>document.getElementById("f").submit()</script></body></html>`;
+  const evil = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "text/html" });
+    res.end(html);
+  });
+  await new Promise<void>((resolve) => evil.listen(0, "localhost", resolve));
+  const port = (evil.address() as AddressInfo).port;
+  try {
+    await signIn(page, DEMO.admin);
+    const answer = page.waitForResponse((r) => r.url() === target && r.request().method() === "POST");
+    await page.goto(`http://localhost:${port}/`);
+    const res = await answer;
+    // the session cookie did travel: without the Origin check this created an admin
+    expect((await res.request().allHeaders())["cookie"]).toContain("next-auth.session-token");
+    expect(res.status()).toBe(403);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(
+      /^Cross-origin request refused/,
+    );
+    await page.screenshot({ path: "test-results/screens/forged-form-refused.png" });
+  } finally {
+    evil.close();
+  }
+  expect(await sql(`SELECT id FROM dashboard_users WHERE email = 'forged-admin@evil.test'`, [])).toHaveLength(
+    0,
+  );
 });
 
 test("connection errors show as retrying then failed, the filter finds them, redeliver is offered", async ({

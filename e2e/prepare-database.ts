@@ -18,3 +18,4 @@ execFileSync(process.execPath, ["node_modules/prisma/build/index.js", "migrate",
   stdio: "pipe",
 });
 execFileSync("npx", ["tsx", "scripts/seed.ts"], { env, stdio: "pipe" });
+execFileSync("npx", ["tsx", "e2e/seed-hostile.ts"], { env, stdio: "pipe" });

@@ -210,7 +210,10 @@ test("a reporting officer sees the queue read-only and the review route refuses 
   await expect(page.getByRole("heading", { name: "Alerts", exact: true })).toBeVisible();
   await expect(page.getByTestId("alert-row").first()).toBeVisible();
   await expect(page.getByRole("button", { name: "Review" })).toHaveCount(0);
-  const res = await page.request.post("/dashboard-api/alerts/any-id/review", { data: { status: "cleared" } });
+  const res = await page.request.post("/dashboard-api/alerts/any-id/review", {
+    headers: { origin: new URL(page.url()).origin },
+    data: { status: "cleared" },
+  });
   expect(res.status()).toBe(403);
   expect(((await res.json()) as { error: { type: string } }).error.type).toBe("FORBIDDEN");
 });

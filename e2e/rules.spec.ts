@@ -158,6 +158,7 @@ test("an admin edits a live rule safely: draft, unchanged screening, backtest di
 
   // leave the demo rule as it was for the other specs: v1 live and active
   const restored = await page.request.post(`/dashboard-api/rules/${RULE}/publish`, {
+    headers: { origin: new URL(page.url()).origin },
     data: { version: 1, status: "active" },
   });
   expect(restored.status()).toBe(200);

@@ -31,7 +31,9 @@ function client(): PrismaClient {
   // An idle connection dropped by the server (restart, DROP DATABASE ... FORCE) is replaced on next use.
   pool.on("error", () => undefined);
   // named statements of the hot path: a bounded number per connection (lib/db-prepared.ts)
-  pool.on("connect", (c) => capPreparedStatements(c));
+  pool.on("connect", (c) =>
+    capPreparedStatements(c, undefined, { named: env.DATABASE_PREPARED_STATEMENTS === "on" }),
+  );
   globalForPrisma.pgPool = pool;
   const adapter = new PrismaPg(pool);
   globalForPrisma.prisma = new PrismaClient({ adapter });
@@ -72,7 +74,9 @@ export function jobsPool(): pg.Pool {
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
   });
   pool.on("error", () => undefined);
-  pool.on("connect", (c) => capPreparedStatements(c));
+  pool.on("connect", (c) =>
+    capPreparedStatements(c, undefined, { named: env.DATABASE_PREPARED_STATEMENTS === "on" }),
+  );
   globalForJobs.jobsPool = pool;
   return pool;
 }

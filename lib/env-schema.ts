@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseTrustedProxies } from "@/lib/auth/client-address";
 
 const positiveInt = (what: string) =>
   z.coerce
@@ -25,6 +26,10 @@ export const ZEnv = z.object({
     .default("development"),
   DATABASE_URL: url(["postgresql:", "postgres:"]).optional(),
   DATABASE_POOL_SIZE: positiveInt("a whole number of connections above 0").default(10),
+  // "off": every statement is sent unnamed (parsed per execution). For a database session shared by
+  // several connections (the embedded database, a transaction-mode connection pooler), where a name
+  // one connection prepared is already taken, or already gone, for the next.
+  DATABASE_PREPARED_STATEMENTS: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
   PORT: positiveInt("a TCP port number").max(65_535, "must be a TCP port number").default(3000),
   APP_URL: url(["http:", "https:"]).optional(),
   // When set, next-auth builds its URLs from it; unset, from the host the request came to.
@@ -81,6 +86,20 @@ export const ZEnv = z.object({
     .int("must be a whole number of milliseconds, 0 or more")
     .min(0, "must be a whole number of milliseconds, 0 or more")
     .default(0),
+  // Reverse proxies whose X-Forwarded-For is believed (addresses and CIDRs, comma-separated); none by default.
+  TRUSTED_PROXIES: z
+    .string()
+    .refine((raw) => {
+      try {
+        parseTrustedProxies(raw);
+        return true;
+      } catch {
+        return false;
+      }
+    }, "must be comma-separated IP addresses or CIDR ranges, for example 10.0.0.1,192.168.0.0/16")
+    .optional(),
+  // How long a sign-in lock (after repeated wrong passwords) lasts before it lifts by itself.
+  SIGN_IN_LOCK_MINUTES: positiveInt("a whole number of minutes above 0").default(15),
 });
 
 export type TEnv = z.infer<typeof ZEnv>;

@@ -14,6 +14,7 @@ import {
   formatPerson,
   formatTimeOfDay,
   formatWindow,
+  revealInvisible,
 } from "@/lib/format";
 
 describe("formatMoney", () => {
@@ -154,5 +155,13 @@ describe("formatExactNumber", () => {
     expect(formatExactNumber(-1234567)).toBe("-1,234,567");
     expect(formatExactNumber(12.5)).toBe("12.5");
     expect(formatExactNumber(1e-7)).toBe("1e-7");
+  });
+});
+
+describe("revealInvisible", () => {
+  it("shows direction overrides, isolates, zero-width and control characters as markers", () => {
+    expect(revealInvisible("\u202Eevil")).toBe("⟨U+202E⟩evil");
+    expect(revealInvisible("a\u2067b\u2069c\u200Bd\u0007")).toBe("a⟨U+2067⟩b⟨U+2069⟩c⟨U+200B⟩d⟨U+0007⟩");
+    expect(revealInvisible("Иван Петров محمد")).toBe("Иван Петров محمد");
   });
 });

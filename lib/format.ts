@@ -15,6 +15,7 @@ const ENUM_LABELS: Record<string, string> = {
   STEP_UP_KYC: "Step-up KYC",
   STEP_UP_ID: "Step-up ID",
   "n/a": "N/A",
+  paymentInstrument: "Payment instrument",
   medium_low: "Medium-low",
   goaml: "goAML",
 };
@@ -227,4 +228,18 @@ export function formatAggregate(stored: TAggregateWords | unknown): string {
   const group = def.groupBy ? ` with the same ${def.groupBy}` : "";
   const window = def.window ? ` in the last ${formatWindow(def.window)}` : "";
   return `${measured}${group}${window}${where}`;
+}
+
+// Characters that change how text around them displays without showing themselves: direction
+// overrides, embeddings and isolates, direction marks, zero-width characters, the soft hyphen and
+// the other C0/C1 controls. A client-supplied "\u202Eevil" displays as "live" unless shown.
+const INVISIBLE =
+  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
+
+/** `"\u202Eevil"` → `"⟨U+202E⟩evil"`: each invisible formatting or control character as a visible marker. */
+export function revealInvisible(value: string): string {
+  return value.replace(
+    INVISIBLE,
+    (ch) => `⟨U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}⟩`,
+  );
 }

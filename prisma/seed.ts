@@ -62,6 +62,8 @@ export async function seedDemo({ print, baseUrl }: { print: boolean; baseUrl: st
         `  Admin:      ${DEMO.admin.email} / ${DEMO.admin.password}`,
         `  Reviewer:   ${DEMO.reviewer.email} / ${DEMO.reviewer.password}`,
         `  Officer:    ${DEMO.officer.email} / ${DEMO.officer.password}`,
+        // reports need a second officer to approve what the first prepared (four eyes)
+        `  Officer 2:  ${DEMO.officer2.email} / ${DEMO.officer2.password}`,
         "",
       ].join("\n"),
     );

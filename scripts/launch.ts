@@ -30,6 +30,9 @@ export async function launch(mode: "dev" | "start"): Promise<void> {
     // One connection: the PGlite socket server serves one session, and a transaction on one connection
     // disturbs statements of the others.
     process.env.DATABASE_POOL_SIZE = "1";
+    // One session behind every connection (this process's seed, then the server's): a statement name
+    // prepared by one is taken for the next, so statements go unnamed.
+    process.env.DATABASE_PREPARED_STATEMENTS = "off";
     process.env.JOB_DRIVER_LISTEN = "off";
     console.log(`Embedded database (PGlite) in ${path.join(DATA_DIR, "pglite")}`);
   }

@@ -35,7 +35,7 @@ export type TCall = {
   apiKey?: string | null;
   body?: unknown;
   rawBody?: string;
-  headers?: Record<string, string>;
+  headers?: Record<string, string | undefined>;
   params?: Record<string, string | string[]>;
   query?: Record<string, string>;
   path?: string;
@@ -46,9 +46,18 @@ export async function call(
   handler: TRouteHandler,
   opts: TCall = {},
 ): Promise<{ status: number; body: any; headers: Headers }> {
-  const headers: Record<string, string> = { "content-type": "application/json", ...(opts.headers ?? {}) };
+  const path = opts.path ?? "/v1/test";
+  // The dashboard API refuses state-changing calls without this site's Origin, as a browser sends it on
+  // every POST; the /v1 API ignores it. A header given as undefined is left out.
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries({
+    "content-type": "application/json",
+    origin: "http://localhost",
+    ...(opts.headers ?? {}),
+  }))
+    if (v !== undefined) headers[k] = v;
   if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
-  const url = new URL(`http://localhost${opts.path ?? "/v1/test"}`);
+  const url = new URL(`http://localhost${path}`);
   for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
   const body = opts.rawBody ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
   const req = new Request(url, { method: opts.method ?? (body ? "POST" : "GET"), headers, body });

@@ -6,7 +6,17 @@ import { useAlerts, useAssignAlert } from "@/components/alerts/hooks";
 import type { TAlertFilters } from "@/components/alerts/query-keys";
 import { ReviewDialog } from "@/components/alerts/review-dialog";
 import { AlertStatusBadge } from "@/components/alerts/status-badge";
-import { Button, DateTime, DoneNote, ErrorNote, LevelBadge, Money, Table, Td } from "@/components/ui";
+import {
+  Button,
+  ClientText,
+  DateTime,
+  DoneNote,
+  ErrorNote,
+  LevelBadge,
+  Money,
+  Table,
+  Td,
+} from "@/components/ui";
 import { DateFilter, FilterBar, SelectFilter, UserFilter } from "@/components/ui/filters";
 import { KeysetPager } from "@/components/ui/keyset-pager";
 import { useListFilters } from "@/components/ui/use-list-filters";
@@ -118,7 +128,7 @@ export function AlertsQueue({
                   className="font-mono text-brand-700 hover:underline"
                   href={`/dashboard/transactions/${encodeURIComponent(a.transactionId)}`}
                 >
-                  {a.transactionId}
+                  <ClientText value={a.transactionId} truncate maxWidth="max-w-40" />
                 </Link>
                 {a.transaction && (
                   <div className="text-xs text-slate-700">
@@ -132,7 +142,7 @@ export function AlertsQueue({
                     className="inline-block py-1 text-brand-700 hover:underline"
                     href={`/dashboard/users/${encodeURIComponent(a.userId)}`}
                   >
-                    {a.userName ?? a.userId}
+                    <ClientText value={a.userName ?? a.userId} truncate maxWidth="max-w-32" />
                   </Link>
                 ) : (
                   "—"

@@ -7,6 +7,7 @@ import { CaseStatusBadge, OverdueBadge, PriorityBadge } from "@/components/cases
 import { useBulkCases, useCaseInbox, useNextCase } from "@/components/cases/hooks";
 import type { TCaseFilters } from "@/components/cases/query-keys";
 import {
+  ClientText,
   Button,
   DateTime,
   DoneNote,
@@ -20,7 +21,7 @@ import {
 import { FilterBar, SelectFilter, UserFilter } from "@/components/ui/filters";
 import { KeysetPager } from "@/components/ui/keyset-pager";
 import { useListFilters } from "@/components/ui/use-list-filters";
-import { formatCount, formatPerson } from "@/lib/format";
+import { formatCount, formatPerson, revealInvisible } from "@/lib/format";
 
 type TPerson = { id: string; name: string | null; email: string };
 
@@ -223,7 +224,7 @@ export function CaseInbox({
               {canWork && c.status !== "closed" && (
                 <input
                   type="checkbox"
-                  aria-label={`Select the case of ${c.subject.name ?? c.subject.id}`}
+                  aria-label={`Select the case of ${revealInvisible(c.subject.name ?? c.subject.id)}`}
                   checked={selected.has(c.id)}
                   onChange={() => toggle(c.id)}
                 />
@@ -242,11 +243,11 @@ export function CaseInbox({
             </Td>
             <Td>
               <Link className="font-medium text-brand-700 hover:underline" href={`/dashboard/cases/${c.id}`}>
-                {c.subject.name ?? c.subject.id}
+                <ClientText value={c.subject.name ?? c.subject.id} truncate maxWidth="max-w-44" />
               </Link>
               <div className="font-mono text-xs text-slate-700">
                 {c.subject.type === "user" ? "" : `${c.subject.type} `}
-                {c.subject.id}
+                <ClientText value={c.subject.id} truncate maxWidth="max-w-44" />
               </div>
             </Td>
             <Td>

@@ -76,8 +76,9 @@ export function StatusControl({
   const [dialog, setDialog] = useState<"publish" | "status" | "off" | null>(null);
   const [choice, setChoice] = useState<string>(rule.screening ? rule.status : "active");
   const active = rule.status === "active";
-  // reviewers trial rules (dry-run, muted); an active rule and activating are an admin's
-  const allowed = LIVE_STATUSES.filter((s) => canPublish || (s !== "active" && !active));
+  // publishing and switching on are an admin's; a reviewer may move a screening dry-run or muted
+  // rule between those two or switch it off (rule-permissions.ts)
+  const allowed = LIVE_STATUSES.filter((s) => canPublish || (s !== "active" && !active && rule.screening));
   const done = () => {
     setDialog(null);
     router.replace(`/dashboard/rules/${encodeURIComponent(rule.ruleId)}`);
@@ -142,7 +143,7 @@ export function StatusControl({
 
       {canWrite && (
         <div className="flex flex-wrap gap-2">
-          {rule.draft && allowed.length > 0 && (
+          {rule.draft && canPublish && (
             <Button onClick={() => open("publish")}>Publish draft v{rule.draft.version}…</Button>
           )}
           {rule.liveVersion !== null && allowed.length > 0 && (
@@ -158,8 +159,9 @@ export function StatusControl({
         </div>
       )}
       {!canPublish && canWrite && (
-        <p className="text-xs text-slate-600">
-          Activating a rule, and changing an active one, is an admin action. Drafts and dry runs are yours.
+        <p className="text-xs text-slate-600" data-testid="publish-note">
+          Publishing a draft, switching a rule on and changing an active rule are admin actions. Drafts and
+          backtests are yours.
         </p>
       )}
 

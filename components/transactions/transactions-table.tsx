@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import {
+  ClientText,
   Badge,
   DateTime,
   EnumLabel,
@@ -70,19 +71,30 @@ export function TransactionsTable({
             <Td className="text-xs text-slate-600">
               <DateTime value={t.occurredAt} />
             </Td>
-            <Td className="whitespace-normal break-all">
+            <Td>
               <Link
                 className={`font-mono ${linkClass}`}
                 href={`/dashboard/transactions/${encodeURIComponent(t.id)}`}
               >
-                {t.id}
+                <ClientText value={t.id} truncate maxWidth="max-w-48" />
               </Link>
             </Td>
             {!fixedUserId && (
-              <Td className="whitespace-normal break-all">
+              <Td>
                 {t.userId ? (
-                  <Link className={linkClass} href={`/dashboard/users/${encodeURIComponent(t.userId)}`}>
-                    {t.userId}
+                  <Link
+                    className={`block ${linkClass}`}
+                    href={`/dashboard/users/${encodeURIComponent(t.userId)}`}
+                  >
+                    <ClientText value={t.userName ?? t.userId} truncate maxWidth="max-w-56" />
+                    {t.userName && (
+                      <ClientText
+                        className="block font-mono text-xs text-slate-600"
+                        value={t.userId}
+                        truncate
+                        maxWidth="max-w-56"
+                      />
+                    )}
                   </Link>
                 ) : (
                   "—"

@@ -1,5 +1,5 @@
 // The formatting module as React pieces, usable from server and client components alike.
-import { formatEnum, formatMoney, formatPerson, type TPerson } from "@/lib/format";
+import { formatEnum, formatMoney, formatPerson, revealInvisible, type TPerson } from "@/lib/format";
 import { cx } from "@/components/ui/cx";
 
 export function Money({
@@ -32,7 +32,42 @@ export function PersonName({
   const label = formatPerson(person);
   return (
     <span className={className} title={label === person.email ? undefined : person.email}>
-      {label}
+      <ClientText value={label} />
     </span>
+  );
+}
+
+/**
+ * A value a client sent (a name, an id, a free text) wherever the dashboard shows it: isolated from
+ * the text around it (a right-to-left override inside cannot reorder the page), its invisible
+ * formatting and control characters shown as `⟨U+202E⟩` markers, and with `truncate` cut to one line
+ * with an ellipsis (the full value on hover) so one long value cannot widen a list.
+ */
+export function ClientText({
+  value,
+  truncate = false,
+  maxWidth = "max-w-64",
+  className,
+}: {
+  value: string | null | undefined;
+  truncate?: boolean;
+  /** With `truncate`: the widest it gets (a table cell sizes to its content, so the cap is absolute). */
+  maxWidth?: string;
+  className?: string;
+}) {
+  if (value === null || value === undefined || value === "") return <span className={className}>—</span>;
+  const shown = revealInvisible(value);
+  return (
+    <bdi
+      className={cx(
+        "[unicode-bidi:isolate]",
+        truncate ? cx("inline-block truncate align-bottom", maxWidth) : "[overflow-wrap:anywhere]",
+        className,
+      )}
+      title={truncate ? shown : undefined}
+      data-client-text=""
+    >
+      {shown}
+    </bdi>
   );
 }

@@ -6,7 +6,7 @@ import { cx } from "@/components/ui/cx";
 export { cx } from "@/components/ui/cx";
 export { Button } from "@/components/ui/button";
 export { inputClass, linkClass } from "@/components/ui/styles";
-export { Money, EnumLabel, PersonName } from "@/components/ui/format";
+export { ClientText, Money, EnumLabel, PersonName } from "@/components/ui/format";
 export { DateTime } from "@/components/ui/date-time";
 export { Dialog, ConfirmDialog } from "@/components/ui/dialog";
 export { ChoiceCards, NoteDialog, DoneNote, type TNoteDialogValues } from "@/components/ui/note-dialog";
@@ -16,14 +16,15 @@ export function PageHeader({
   subtitle,
   actions,
 }: {
-  title: string;
+  title: ReactNode;
   subtitle?: ReactNode;
   actions?: ReactNode;
 }) {
   return (
     <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
-      <div>
-        <h1 className="text-2xl font-semibold text-slate-900">{title}</h1>
+      {/* min-w-0 and anywhere: a long client-supplied value in a heading wraps instead of widening the page */}
+      <div className="min-w-0 max-w-full">
+        <h1 className="text-2xl font-semibold [overflow-wrap:anywhere] text-slate-900">{title}</h1>
         {subtitle && <p className="mt-1 text-sm text-slate-600">{subtitle}</p>}
       </div>
       {actions && <div className="flex gap-2">{actions}</div>}

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import {
+  ClientText,
   Badge,
   Button,
   DateTime,
@@ -72,10 +73,12 @@ export function UsersTable({ initialFilters }: { initialFilters: TUserFilters })
           <tr key={u.id} className="hover:bg-slate-50" data-testid="user-row">
             <Td>
               <Link className={`block ${linkClass}`} href={`/dashboard/users/${encodeURIComponent(u.id)}`}>
-                <span className="font-medium">{u.name ?? u.id}</span>
-                {u.name && <span className="block font-mono text-xs text-slate-600">{u.id}</span>}
+                <ClientText className="font-medium" value={u.name ?? u.id} truncate />
+                {u.name && (
+                  <ClientText className="block font-mono text-xs text-slate-600" value={u.id} truncate />
+                )}
               </Link>
-              {u.email && <span className="block text-xs text-slate-600">{u.email}</span>}
+              {u.email && <ClientText className="block text-xs text-slate-600" value={u.email} truncate />}
             </Td>
             <Td>
               <UserStatusBadge status={u.status} />

@@ -3,7 +3,7 @@ import { prisma } from "@/lib/db";
 import { notFound } from "@/lib/http/errors";
 import { writeAudit } from "@/lib/admin/audit";
 import { enabledActions } from "@/lib/admin/get-rule-detail";
-import { assertMayWriteRule } from "@/lib/admin/rule-permissions";
+import { assertMayPublishRule, assertMayWriteRule } from "@/lib/admin/rule-permissions";
 import type { TRuleStatus } from "@/lib/rules/schemas";
 import {
   lockRule,
@@ -26,7 +26,7 @@ export async function publishRule(
     const rule = await lockRule(tx, clientId, ruleId);
     const client = await tx.client.findUniqueOrThrow({ where: { id: clientId }, select: { actions: true } });
     if (!rule) throw notFound("/ruleId", "Rule not found");
-    assertMayWriteRule(user, { from: rule.status, to: status });
+    assertMayPublishRule(user);
     const change = await publishRuleVersion(tx, {
       clientId,
       ruleId,

@@ -1,11 +1,14 @@
-// The wrapper of every dashboard API route: the named permission's check, JSON parsing, one error body.
+// The wrapper of every dashboard API route: forged-request refusal, the named permission's check, JSON
+// parsing, one error body.
 import type { z } from "zod";
 import { requirePermission, type TPermission } from "@/lib/auth/permissions";
 import { ForbiddenError, type TSessionUser } from "@/lib/auth/session";
 import { DashboardUserError } from "@/lib/dashboard-users/create-dashboard-user";
+import { env } from "@/lib/env";
 import { ApiError, errorResponse, validationError } from "@/lib/http/errors";
 import { parseWith, readJson, toErrorResponse } from "@/lib/http/with-client";
 import { RuleImportError } from "@/lib/rules/validate-rule";
+import { bodyTypeRefusal, crossOriginRefusal } from "@/lib/security/same-origin";
 
 type TRouteContext = { params: Promise<Record<string, string | string[]>> };
 
@@ -30,13 +33,25 @@ export function adminErrorResponse(err: unknown): Response {
   return toErrorResponse(err);
 }
 
+type TDashboardRouteOptions = {
+  /** Body media types a state-changing call may send; JSON unless the route takes a file as its body. */
+  bodyTypes?: readonly string[];
+};
+
 export function dashboardRoute<P = Record<string, string>>(
   permission: TPermission,
   handler: (ctx: TDashboardContext<P>) => Promise<unknown>,
+  options: TDashboardRouteOptions = {},
 ) {
+  const bodyTypes = options.bodyTypes ?? ["application/json"];
   const handle = async (req: Request, route: TRouteContext): Promise<Response> => {
     try {
+      // Before the session is read: a forged request learns nothing, not even whether a session exists.
+      const forged = crossOriginRefusal(req, env.NEXTAUTH_URL);
+      if (forged) return errorResponse(forged);
       const user = await requirePermission(permission);
+      const wrongType = bodyTypeRefusal(req, bodyTypes);
+      if (wrongType) return errorResponse(wrongType);
       const url = new URL(req.url);
       const result = await handler({
         user,
@@ -52,5 +67,5 @@ export function dashboardRoute<P = Record<string, string>>(
     }
   };
   // The permission travels with the handler so a test can check every route against the table.
-  return Object.assign(handle, { permission });
+  return Object.assign(handle, { permission, bodyTypes });
 }

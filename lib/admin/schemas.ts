@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_EPOCH_MS } from "@/lib/validation/timestamps";
 import { ZBaseCurrency, ZFeature, ZRecommendedAction, ZReportingProfile } from "@/lib/clients/schemas";
 import { ZDashboardRole } from "@/lib/dashboard-users/create-dashboard-user";
 import { RULE_STATUSES } from "@/lib/rules/schemas";
@@ -50,8 +51,8 @@ export const ZBacktestStart = z.object({
   ruleId: z.string().min(1),
   /** The candidate version (default: the rule's newest); compared with the live version. */
   version: z.coerce.number().int().min(1).optional(),
-  from: z.coerce.number().int(),
-  to: z.coerce.number().int(),
+  from: z.coerce.number().int().min(0).max(MAX_EPOCH_MS),
+  to: z.coerce.number().int().min(0).max(MAX_EPOCH_MS),
 });
 export type TBacktestStart = z.infer<typeof ZBacktestStart>;
 

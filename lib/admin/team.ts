@@ -1,10 +1,14 @@
 import type { TSessionUser } from "@/lib/auth/session";
-import { createDashboardUser, DashboardUserError } from "@/lib/dashboard-users/create-dashboard-user";
+import {
+  DashboardUserError,
+  insertDashboardUser,
+  prepareDashboardUser,
+} from "@/lib/dashboard-users/create-dashboard-user";
 import { prisma } from "@/lib/db";
 import { notFound } from "@/lib/http/errors";
 import { writeAudit } from "@/lib/admin/audit";
 import type { TCreateTeamMember } from "@/lib/admin/schemas";
-import { accountKey } from "@/lib/auth/sign-in";
+import { accountKey, lockHolds } from "@/lib/auth/sign-in";
 
 export type TTeamMember = {
   id: string;
@@ -13,13 +17,13 @@ export type TTeamMember = {
   role: string;
   createdAt: number;
   disabledAt: number | null;
-  /** Sign-in locked after repeated failures (until an admin unlocks it). */
+  /** Sign-in locked after repeated failures (until it lifts by itself or an admin unlocks it). */
   locked: boolean;
   /** Sign-in backed off until then after failures, or null. */
   blockedUntil: number | null;
 };
 
-export async function listTeam(user: TSessionUser): Promise<TTeamMember[]> {
+export async function listTeam(user: TSessionUser, at = new Date()): Promise<TTeamMember[]> {
   const rows = await prisma.dashboardUser.findMany({
     where: { clientId: user.clientId },
     orderBy: [{ email: "asc" }],
@@ -30,7 +34,7 @@ export async function listTeam(user: TSessionUser): Promise<TTeamMember[]> {
     where: { key: { in: rows.map((r) => accountKey(r.email)) } },
   });
   const byKey = new Map(throttles.map((t) => [t.key, t]));
-  const now = Date.now();
+  const now = at.getTime();
   return rows.map((r) => {
     const t = byKey.get(accountKey(r.email));
     const blockedUntil = t?.blockedUntil?.getTime() ?? null;
@@ -38,7 +42,7 @@ export async function listTeam(user: TSessionUser): Promise<TTeamMember[]> {
       ...r,
       createdAt: r.createdAt.getTime(),
       disabledAt: r.disabledAt?.getTime() ?? null,
-      locked: Boolean(t?.lockedAt),
+      locked: lockHolds(t?.lockedAt, new Date(now)),
       blockedUntil: blockedUntil !== null && blockedUntil > now ? blockedUntil : null,
     };
   });
@@ -48,11 +52,13 @@ export async function createTeamMember(
   user: TSessionUser,
   input: TCreateTeamMember,
 ): Promise<{ userId: string }> {
+  const prepared = await prepareDashboardUser({
+    clientId: user.clientId,
+    ...input,
+    name: input.name || undefined,
+  });
   return prisma.$transaction(async (tx) => {
-    const created = await createDashboardUser(
-      { clientId: user.clientId, ...input, name: input.name || undefined },
-      tx,
-    );
+    const created = await insertDashboardUser(prepared, tx);
     await writeAudit(tx, user, {
       action: "dashboard_user.created",
       entityType: "dashboard_user",

@@ -1,3 +1,5 @@
+import { isStorableDate } from "@/lib/validation/timestamps";
+
 // Keyset pagination over (time desc, id desc): page N costs the same as page 1, unlike OFFSET.
 
 export type TKeyset = { at: Date; id: string };
@@ -14,6 +16,6 @@ export function decodeCursor(cursor: string | undefined | null): TKeyset | null 
   if (sep <= 0) return null;
   const ms = Number(text.slice(0, sep));
   const id = text.slice(sep + 1);
-  if (!Number.isFinite(ms) || !id) return null;
+  if (!isStorableDate(new Date(ms)) || !id) return null;
   return { at: new Date(ms), id };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isStorableDate, STORABLE_DATE_MESSAGE } from "@/lib/validation/timestamps";
 
 // Alert review on the dashboard (decisions §7: alert.reviewed status values).
 
@@ -33,8 +34,8 @@ function ZDateParam(edge: "start" | "end") {
     .transform((v, ctx) => {
       const day = /^\d{4}-\d{2}-\d{2}$/.test(v);
       const d = /^\d+$/.test(v) ? new Date(Number(v)) : new Date(day ? `${v}T00:00:00.000Z` : v);
-      if (Number.isNaN(d.getTime())) {
-        ctx.addIssue({ code: "custom", message: "Expected a date" });
+      if (!isStorableDate(d)) {
+        ctx.addIssue({ code: "custom", message: STORABLE_DATE_MESSAGE });
         return z.NEVER;
       }
       return day && edge === "end" ? new Date(d.getTime() + 86_400_000 - 1) : d;

@@ -15,7 +15,8 @@ export const PERMISSIONS = {
   "reports.read": ["admin", "reporting_officer"],
   "reports.edit": ["reporting_officer"],
   "rules.read": EVERYONE,
-  // Reviewers write drafts and dry-runs; only an admin publishes (rule-permissions.ts holds the finer rule).
+  // Reviewers write and backtest drafts; only an admin publishes, in any status (rule-permissions.ts
+  // holds the finer rule for status changes).
   "rules.draft": REVIEWERS,
   "rules.manage": ["admin"],
   "lists.manage": ["admin"],

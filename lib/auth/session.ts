@@ -17,7 +17,11 @@ export class ForbiddenError extends Error {
   }
 }
 
-/** The signed-in dashboard user, re-read from the database so disabled users and role changes apply at once. */
+/**
+ * The signed-in dashboard user, re-read from the database so disabled users and role changes apply at once.
+ * next-auth's jwt callback has already refused a session that sign-out, a disable, a role change or a
+ * password reset ended (lib/auth/options.ts).
+ */
 export async function currentUser(): Promise<TSessionUser | null> {
   const session = await getServerSession(authOptions);
   if (!session?.user?.id) return null;

@@ -1,6 +1,7 @@
 import { signInFailures } from "@/lib/ops/metrics";
 import bcrypt from "bcryptjs";
 import { prisma, type Tx } from "@/lib/db";
+import { env } from "@/lib/env";
 import type { TDashboardRole } from "@/lib/dashboard-users/create-dashboard-user";
 import { logInfo } from "@/lib/log";
 
@@ -32,6 +33,7 @@ export type TSignedIn = {
   email: string;
   name: string | null;
   role: TDashboardRole;
+  sessionVersion: number;
 };
 
 /** Wait after `failures` consecutive failures: none for the first `free`, then 1 s, 2 s, 4 s, ... capped. */
@@ -44,20 +46,31 @@ export function accountKey(email: string): string {
   return `account:${email.trim().toLowerCase()}`;
 }
 
-/** The client address as the nearest proxy (or Next.js itself) recorded it: X-Forwarded-For's last entry. */
-export function clientAddress(forwardedFor: string | null | undefined): string | null {
-  const last = forwardedFor?.split(",").at(-1)?.trim();
-  return last ? last.slice(0, 100) : null;
+/** Whether an account's lock still holds: it lifts by itself SIGN_IN_LOCK_MINUTES after it was set. */
+export function lockHolds(lockedAt: Date | null | undefined, now: Date): boolean {
+  return Boolean(lockedAt) && lockedAt!.getTime() + lockMs() > now.getTime();
+}
+
+function lockMs(): number {
+  return env.SIGN_IN_LOCK_MINUTES * 60_000;
 }
 
 async function recordFailure(tx: Tx, key: string, now: Date, free: number, lockAt: number | null) {
   const forgetBefore = new Date(now.getTime() - SIGN_IN_POLICY.forgetAfterMs);
+  // A lock that has lifted by itself starts the count again, back-off included.
+  const lockSetBefore = new Date(now.getTime() - lockMs());
   const [row] = await tx.$queryRaw<Array<{ failures: number; lockedAt: Date | null }>>`
     INSERT INTO sign_in_throttles (key, failures, "lastFailureAt") VALUES (${key}, 1, ${now})
     ON CONFLICT (key) DO UPDATE SET
       failures = CASE
         WHEN sign_in_throttles."lockedAt" IS NULL AND sign_in_throttles."lastFailureAt" < ${forgetBefore}
-        THEN 1 ELSE sign_in_throttles.failures + 1 END,
+        THEN 1
+        WHEN sign_in_throttles."lockedAt" <= ${lockSetBefore} THEN 1
+        ELSE sign_in_throttles.failures + 1 END,
+      "lockedAt" = CASE
+        WHEN sign_in_throttles."lockedAt" <= ${lockSetBefore} THEN NULL ELSE sign_in_throttles."lockedAt" END,
+      "blockedUntil" = CASE
+        WHEN sign_in_throttles."lockedAt" <= ${lockSetBefore} THEN NULL ELSE sign_in_throttles."blockedUntil" END,
       "lastFailureAt" = ${now}
     RETURNING failures, "lockedAt"`;
   const failures = row?.failures ?? 1;
@@ -81,6 +94,31 @@ async function recordFailure(tx: Tx, key: string, now: Date, free: number, lockA
  * checking the password). Every outcome for a known user is audited in the same transaction as the
  * counter change.
  */
+/**
+ * Lifts an account's sign-in lock and back-off (the operator's way in when every admin of a client is
+ * locked out). Audited when a dashboard user has the email.
+ */
+export async function unlockSignIn(email: string): Promise<{ email: string; unlocked: boolean }> {
+  const normalized = email.trim().toLowerCase();
+  return prisma.$transaction(async (tx) => {
+    const removed = await tx.signInThrottle.deleteMany({ where: { key: accountKey(normalized) } });
+    const user = await tx.dashboardUser.findUnique({ where: { email: normalized } });
+    if (user && removed.count > 0)
+      await tx.auditLog.create({
+        data: {
+          clientId: user.clientId,
+          actorType: "operator",
+          actorId: "cli",
+          action: "dashboard_user.unlocked",
+          entityType: "dashboard_user",
+          entityId: user.id,
+          details: { via: "cli" },
+        },
+      });
+    return { email: normalized, unlocked: removed.count > 0 };
+  });
+}
+
 export async function signInWithPassword({
   email,
   password,
@@ -99,7 +137,7 @@ export async function signInWithPassword({
     where: { key: { in: addressKey ? [account, addressKey] : [account] } },
   });
   const accountRow = rows.find((r) => r.key === account);
-  if (accountRow?.lockedAt) throw new SignInRefused("SignInLocked");
+  if (lockHolds(accountRow?.lockedAt, now)) throw new SignInRefused("SignInLocked");
   if (rows.some((r) => r.blockedUntil && r.blockedUntil > now)) throw new SignInRefused("SignInThrottled");
 
   const user = normalized ? await prisma.dashboardUser.findUnique({ where: { email: normalized } }) : null;
@@ -124,7 +162,14 @@ export async function signInWithPassword({
       await tx.signInThrottle.deleteMany({ where: { key: account } });
       await audit(tx, "sign_in.succeeded", {});
     });
-    return { id: user.id, clientId: user.clientId, email: user.email, name: user.name, role: user.role };
+    return {
+      id: user.id,
+      clientId: user.clientId,
+      email: user.email,
+      name: user.name,
+      role: user.role,
+      sessionVersion: user.sessionVersion,
+    };
   }
 
   const result = await prisma.$transaction(async (tx) => {

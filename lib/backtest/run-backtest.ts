@@ -22,6 +22,8 @@ import { loadedRule } from "@/lib/screening/evaluate-rules";
 import { evaluateRules, planAggregates } from "@/lib/screening/run-rules";
 
 export const TOTAL_CAP = 1_000_000;
+/** Wall-clock time a batch may evaluate for; the rest of its items wait for the next batch. */
+export const BATCH_TIME_MS = 2_000;
 /** Items kept per sample (only in the draft, only in live, in both). */
 export const SAMPLE_SIZE = 25;
 
@@ -232,7 +234,7 @@ export async function continueBacktest(
   });
   const samples = run.samples as TBacktestSamples;
   const next = {
-    processed: run.processed + items.length,
+    processed: run.processed,
     draftHits: run.draftHits,
     liveHits: run.liveHits,
     onlyDraft: run.onlyDraft,
@@ -258,7 +260,12 @@ export async function continueBacktest(
       rules.map((r) => ({ ...r, subject })),
     ),
   );
+  const stopAt = performance.now() + BATCH_TIME_MS;
+  let last: THistoryItem | undefined;
   for (const item of items) {
+    // evaluation is synchronous: give the process's other requests their turn between items
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (last && performance.now() > stopAt) break;
     const values = plan.requests.length
       ? await computeAggregates(prisma, {
           clientId,
@@ -296,10 +303,11 @@ export async function continueBacktest(
       next.onlyLive++;
       keep(next.samples.onlyLive, item);
     } else if (inDraft && inLive) keep(next.samples.both, item);
+    next.processed++;
+    last = item;
   }
 
-  const last = items[items.length - 1];
-  const done = items.length < Math.min(500, Math.max(1, batchSize));
+  const done = last === items[items.length - 1] && items.length < Math.min(500, Math.max(1, batchSize));
   const updated = await prisma.backtestRun.updateMany({
     // the run as read: another batch applied meanwhile (or a new run) leaves this one unapplied
     where: { id: run.id, cursor: run.cursor, processed: run.processed, createdAt: run.createdAt },

@@ -1,11 +1,16 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
+import { unlockSignIn } from "@/lib/auth/sign-in";
 import { configureClient } from "@/lib/clients/configure-client";
 import { createClient } from "@/lib/clients/create-client";
 import { FEATURES, RECOMMENDED_ACTIONS } from "@/lib/clients/schemas";
 import { prisma } from "@/lib/db";
-import { createDashboardUser, DashboardUserError } from "@/lib/dashboard-users/create-dashboard-user";
+import {
+  DashboardUserError,
+  insertDashboardUser,
+  prepareDashboardUser,
+} from "@/lib/dashboard-users/create-dashboard-user";
 import { CliError, listFlag, optionalFlag, requireFlag, type TArgs } from "@/lib/cli/args";
 
 function checkList(values: string[] | undefined, allowed: readonly string[], what: string): void {
@@ -77,18 +82,36 @@ export const commands: Record<string, TCommand> = {
   "user create": async (args) => {
     const role = requireFlag(args, "role");
     try {
-      return await createDashboardUser({
+      const input = {
         clientId: requireFlag(args, "client"),
         email: requireFlag(args, "email"),
         password: requireFlag(args, "password"),
         role: role as "admin",
         name: optionalFlag(args, "name"),
+      };
+      // audited like a team member an admin creates: who made an account matters for four eyes
+      const prepared = await prepareDashboardUser(input);
+      return await prisma.$transaction(async (tx) => {
+        const created = await insertDashboardUser(prepared, tx);
+        await tx.auditLog.create({
+          data: {
+            clientId: input.clientId,
+            actorType: "operator",
+            actorId: "cli",
+            action: "dashboard_user.created",
+            entityType: "dashboard_user",
+            entityId: created.userId,
+            details: { email: input.email, role: input.role },
+          },
+        });
+        return created;
       });
     } catch (err) {
       if (err instanceof DashboardUserError) throw new CliError(err.message);
       throw err;
     }
   },
+  "user unlock": async (args) => unlockSignIn(requireFlag(args, "email")),
 };
 
 export function describeError(err: unknown): string {

@@ -11,6 +11,7 @@ const USAGE = `usage: npm run --silent cli -- <command>
   rules import --client ID FILE
   rules export --client ID
   user create --client ID --email E --password P --role admin|reviewer|reporting_officer
+  user unlock --email E
   sanctions import FILE [--format opensanctions|ofac] [--alt FILE2] [--dataset NAME]
   sanctions list
   fx import FILE

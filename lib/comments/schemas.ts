@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ZId, ZIdRef } from "@/lib/validation/ids";
-import { ZEpochMs } from "@/lib/validation/timestamps";
+import { MAX_EPOCH_MS, ZEpochMs } from "@/lib/validation/timestamps";
 import { ZNonEmptyString, ZQueryInteger } from "@/lib/users/schemas";
 
 // Comments on users (interface "Comment", "Rules and comments"; decisions §4, §9).
@@ -25,8 +25,8 @@ export const COMMENTS_MAX_LIMIT = 1000;
 
 export const ZListCommentsQuery = z
   .object({
-    start: ZQueryInteger({ min: 0 }).optional(),
-    end: ZQueryInteger({ min: 0 }).optional(),
+    start: ZQueryInteger({ min: 0, max: MAX_EPOCH_MS }).optional(),
+    end: ZQueryInteger({ min: 0, max: MAX_EPOCH_MS }).optional(),
     limit: ZQueryInteger({ min: 1, max: COMMENTS_MAX_LIMIT }).optional(),
   })
   .superRefine((q, ctx) => {

@@ -15,6 +15,7 @@ import { takeTokenShared } from "@/lib/http/rate-limit";
 import { dbInputError } from "@/lib/http/db-input-errors";
 import { databaseUnavailable } from "@/lib/http/db-unavailable";
 import { nulCharacterIssues } from "@/lib/http/reject-nul";
+import { nestingIssue } from "@/lib/http/json-depth";
 import { formatIssues, issueMessage } from "@/lib/http/zod-issues";
 import { logDebug, logError } from "@/lib/log";
 
@@ -69,13 +70,17 @@ export async function readJson(req: Request): Promise<unknown> {
   }
   const text = Buffer.concat(chunks).toString("utf8");
   if (text.trim() === "") throw validationError(["/: Request body must be a JSON object"]);
+  let parsed: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    parsed = JSON.parse(text) as unknown;
   } catch (err) {
     throw validationError([
       `/: Malformed JSON (${err instanceof SyntaxError ? err.message : "unreadable body"})`,
     ]);
   }
+  const tooDeep = nestingIssue(parsed);
+  if (tooDeep) throw validationError([tooDeep]);
+  return parsed;
 }
 
 function tooLarge(): ApiError {
@@ -143,6 +148,20 @@ export function withClient<P = Record<string, string>>(
       return toErrorResponse(err);
     }
   };
+}
+
+/**
+ * Charges the key's rate limit for work beyond the request itself (one token per screening a request
+ * causes), before that work starts: 429 with Retry-After when the bucket cannot pay.
+ */
+export async function chargeRateLimit(client: TClientContext, tokens: number): Promise<void> {
+  for (let i = 0; i < tokens; i++) {
+    const taken = await takeTokenShared(client.apiKeyId, env.RATE_LIMIT_PER_SECOND);
+    if (!taken.ok)
+      throw new ApiError(429, "RATE_LIMITED", "Too many requests", undefined, {
+        "Retry-After": String(taken.retryAfterSeconds),
+      });
+  }
 }
 
 /** 429 when the key is over its rate, 403 when the client may not use the route (withClient's order). */

@@ -1,3 +1,4 @@
+import { csvDocument } from "@/lib/csv/write-csv";
 import { prisma } from "@/lib/db";
 
 export type TListExport = {
@@ -32,14 +33,10 @@ export async function exportList({
   };
 }
 
-function csvField(value: string): string {
-  return /[",\r\n]/.test(value) || /^\s|\s$/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}
-
-/** The import format: a header row, then value,note,expiresAt. */
+/** The import format: a header row, then value,note,expiresAt (formula-like cells neutralised). */
 export function listCsv(exported: TListExport): string {
-  const rows = exported.entries.map((e) =>
-    [csvField(e.value), csvField(e.note ?? ""), e.expiresAt === null ? "" : String(e.expiresAt)].join(","),
+  return csvDocument(
+    ["value", "note", "expiresAt"],
+    exported.entries.map((e) => [e.value, e.note ?? "", e.expiresAt]),
   );
-  return ["value,note,expiresAt", ...rows].join("\n") + "\n";
 }

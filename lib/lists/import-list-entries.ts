@@ -1,5 +1,7 @@
 // `lists import` (CLI) and the dashboard's CSV upload: one parser, one all-or-nothing write.
+import { readNeutralized } from "@/lib/csv/write-csv";
 import { prisma, type Tx } from "@/lib/db";
+import { MAX_EPOCH_MS } from "@/lib/validation/timestamps";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { auditListChange, type TListActor } from "@/lib/lists/audit-list-change";
 import { entryKey } from "@/lib/lists/entry-key";
@@ -39,8 +41,9 @@ export async function parseListCsv(
         };
         continue;
       }
-      const value = (fields[columns.value] ?? "").trim();
-      const note = columns.note >= 0 ? (fields[columns.note] ?? "").trim() : "";
+      // an export writes "=x" as "'=x" so that spreadsheets do not run it: read back as written
+      const value = readNeutralized(fields[columns.value] ?? "").trim();
+      const note = columns.note >= 0 ? readNeutralized(fields[columns.note] ?? "").trim() : "";
       const expiresText = columns.expiresAt >= 0 ? (fields[columns.expiresAt] ?? "").trim() : "";
       const key = entryKey(kind, value);
       if ("error" in key) return fail(key.error);
@@ -50,6 +53,7 @@ export async function parseListCsv(
       if (expiresText !== "") {
         if (!/^\d{1,15}$/.test(expiresText))
           fail(`expiresAt '${expiresText}' is not a time in epoch milliseconds`);
+        if (Number(expiresText) > MAX_EPOCH_MS) fail(`expiresAt '${expiresText}' is after the year 9999`);
         expiresAt = new Date(Number(expiresText));
       }
       const first = lineOfKey.get(key.key);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_EPOCH_MS } from "@/lib/validation/timestamps";
 
 export const LIST_KINDS = [
   "string",
@@ -34,7 +35,7 @@ export const ZListEntryInput = z.object({
     .max(1000)
     .nullish()
     .transform((v) => v || null),
-  expiresAt: z.number().int().positive().nullish(),
+  expiresAt: z.number().int().positive().max(MAX_EPOCH_MS).nullish(),
 });
 export type TListEntryInput = z.infer<typeof ZListEntryInput>;
 

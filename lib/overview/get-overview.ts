@@ -1,5 +1,6 @@
 import { prisma } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { RISK_LEVELS } from "@/lib/screening/assessment";
 
 export type TOverview = {
   /** 24 hourly buckets, oldest first, of transactions screened (by screening time). */
@@ -73,10 +74,19 @@ export async function getOverview({
   return {
     perHour,
     screened24h: total,
-    byRiskLevel: sorted(byLevel),
+    // most severe first, as a reviewer reads risk (not by count)
+    byRiskLevel: [...byLevel.entries()]
+      .map(([key, count]) => ({ key, count }))
+      .sort((a, b) => severity(b.key) - severity(a.key)),
     byAction: sorted(byAction),
     openAlerts: { count: Math.min(open, OPEN_ALERTS_CAP), capped: open > OPEN_ALERTS_CAP },
     topRules7d: topRules.map((r) => ({ ruleId: r.ruleId, ruleName: r.ruleName, count: Number(r.count) })),
     generatedAt: now.getTime(),
   };
+}
+
+/** very_high 4 … low 0; n/a and unknown levels last. */
+function severity(level: string): number {
+  const i = (RISK_LEVELS as readonly string[]).indexOf(level);
+  return i === -1 || level === "n/a" ? -1 : i;
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ZId } from "@/lib/validation/ids";
-import { ZEpochMs } from "@/lib/validation/timestamps";
+import { MAX_EPOCH_MS, ZEpochMs } from "@/lib/validation/timestamps";
 import { ZReportingProfile } from "@/lib/clients/schemas";
 import { ZMerchant } from "@/lib/merchants/schemas";
 import { ZTransaction } from "@/lib/transactions/schemas";
@@ -29,6 +29,9 @@ export const SUBJECT_REQUIRED = "At least one of userId, user, transactionIds or
 export const BULK_REPORTS_MAX = 100;
 export const REPORTS_PAGE_MAX = 100;
 
+/** Transactions one report may name (`transactions` inline, or `transactionIds`); each inline one is screened. */
+export const REPORT_TRANSACTIONS_MAX = 100;
+
 function present(value: unknown): boolean {
   return value !== undefined && value !== null;
 }
@@ -47,8 +50,8 @@ export const ZCreateReportFields = z.object({
   timestamp: ZEpochMs.optional(),
   userId: ZId.optional(),
   user: ZUser.optional(),
-  transactionIds: z.array(ZNonEmptyString).optional(),
-  transactions: z.array(ZTransaction).optional(),
+  transactionIds: z.array(ZNonEmptyString).max(REPORT_TRANSACTIONS_MAX).optional(),
+  transactions: z.array(ZTransaction).max(REPORT_TRANSACTIONS_MAX).optional(),
   merchantId: ZId.optional(),
   merchant: ZMerchant.optional(),
 });
@@ -177,7 +180,7 @@ export const ZReport = z.object({
 export type TReport = z.infer<typeof ZReport>;
 export const ZReportResponse = ZReport.extend({ timestamp: z.number() });
 
-const ZEpochQuery = ZQueryInteger({ min: 0 });
+const ZEpochQuery = ZQueryInteger({ min: 0, max: MAX_EPOCH_MS });
 
 export const ZListReportsQuery = z.object({
   status: commaList(REPORT_STATUSES).optional(),

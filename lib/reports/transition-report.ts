@@ -20,6 +20,31 @@ export const TRANSITIONS: Record<TReportStatus, readonly TReportStatus[]> = {
   archived: [],
 };
 
+/** For each dashboard user id, who created the account ("cli" when the operator did, null when unknown). */
+async function accountCreators(
+  tx: Tx,
+  clientId: string,
+  ids: (string | null)[],
+): Promise<Record<string, string | null>> {
+  const wanted = [...new Set(ids.filter((id): id is string => Boolean(id)))];
+  const created = await tx.auditLog.findMany({
+    where: {
+      clientId,
+      action: "dashboard_user.created",
+      entityType: "dashboard_user",
+      entityId: { in: wanted },
+    },
+    select: { entityId: true, actorId: true },
+  });
+  const users = await tx.dashboardUser.findMany({
+    where: { clientId, id: { in: wanted } },
+    select: { id: true },
+  });
+  const byId = new Map(created.map((c) => [c.entityId, c.actorId]));
+  const known = new Set(users.map((u) => u.id));
+  return Object.fromEntries(wanted.map((id) => [id, byId.get(id) ?? (known.has(id) ? "cli" : null)]));
+}
+
 /** The content with the filing officer as reporting person wherever the client's profile names none. */
 export async function withReportingPerson(
   tx: Pick<Tx, "dashboardUser">,
@@ -144,6 +169,10 @@ export async function transitionReport({
           incomplete: incompleteFor(content, activeSchema(readReportProfile(client.reportingProfile)).schema),
         });
         changes.fiuReferenceNumber = reference;
+        // Four eyes are two accounts, not two people: an admin can create two officers and file alone.
+        // Who created each account goes into the report's own trail, where an auditor reads the filing.
+        changes.preparedById = row.preparedById;
+        changes.accountsCreatedBy = await accountCreators(tx, clientId, [row.preparedById, actor.id]);
       }
       await tx.report.update({ where: { clientId_id: { clientId, id: reportId } }, data });
       await appendAudit(tx, { clientId, reportId, actor, action: "status_changed", changes, at: now });

@@ -17,6 +17,8 @@ import {
 } from "@/lib/rules/rule-types";
 import type { TAggregateOver, TRuleDefinition, TRuleSubject } from "@/lib/rules/schemas";
 import { registerListFunctions } from "@/lib/lists/in-list";
+import { instrumentProgram, RuleBudgetError, withinBudget } from "@/lib/rules/evaluation-budget";
+import { safetyProblems } from "@/lib/rules/rule-cost";
 import {
   closest,
   newRuleEnvironment,
@@ -156,7 +158,9 @@ function compile(env: TCelEnvironment, source: string, variables: readonly strin
     throw new CelCompileError(`Expression must be a bool, not ${check.type}`);
   }
   const program = parsed;
-  return { source, ast: parsed.ast, evaluate: (vars) => program(vars) as unknown };
+  // a step budget and linear-time `matches` (lib/rules/evaluation-budget.ts)
+  instrumentProgram(parsed.ast);
+  return { source, ast: parsed.ast, evaluate: (vars) => withinBudget(() => program(vars) as unknown) };
 }
 
 /** Names used as `aggregates.X` / `aggregates["X"]`; a dynamic key is reported as null. */
@@ -255,11 +259,12 @@ export function ruleProblems(
     rewrite: (source, ast) => padBareHas(source, ast, SUBJECT_VARIABLES[rule.subject]),
   });
   // parsed, not checked, here: functions such as inList are registered at run time by their owners
-  if (
-    problems.length === 0 &&
-    referencedAggregates(conditionEnvironment(rule.subject).parse(rule.condition).ast).includes(null)
-  ) {
-    problems.push({ field: "condition", message: "aggregates must be accessed by name (aggregates.name)" });
+  if (problems.length === 0) {
+    const ast = conditionEnvironment(rule.subject).parse(rule.condition).ast;
+    if (referencedAggregates(ast).includes(null))
+      problems.push({ field: "condition", message: "aggregates must be accessed by name (aggregates.name)" });
+    // bounded work and linear-time regular expressions (lib/rules/rule-cost.ts)
+    problems.push(...safetyProblems("condition", rule.condition, ast));
   }
   for (const [name, aggregate] of Object.entries(aggregates)) {
     const groupBy = aggregatePathProblem(
@@ -280,14 +285,18 @@ export function ruleProblems(
       if (field) problems.push(field);
     }
     if (!aggregate.where) continue;
-    problems.push(
-      ...expressionProblems(`aggregates.${name}.where`, aggregate.where, {
-        key: `over:${aggregate.over}`,
-        declarations: OVER_DECLARATIONS[aggregate.over],
-        aggregates: null,
-        rewrite: (source, ast) => padBareHas(source, ast, [aggregate.over]),
-      }),
-    );
+    const whereField = `aggregates.${name}.where`;
+    const whereProblems = expressionProblems(whereField, aggregate.where, {
+      key: `over:${aggregate.over}`,
+      declarations: OVER_DECLARATIONS[aggregate.over],
+      aggregates: null,
+      rewrite: (source, ast) => padBareHas(source, ast, [aggregate.over]),
+    });
+    if (whereProblems.length === 0) {
+      const ast = whereEnvironment(aggregate.over).parse(aggregate.where).ast;
+      whereProblems.push(...safetyProblems(whereField, aggregate.where, ast));
+    }
+    problems.push(...whereProblems);
   }
   return problems;
 }
@@ -346,11 +355,15 @@ export function evaluateCondition(
   return result;
 }
 
-/** A where filter on one history row; an evaluation error counts as "does not match", as in SQL. */
+/**
+ * A where filter on one history row; an evaluation error counts as "does not match", as in SQL, but
+ * a spent budget (shared by the rows of a window when the caller wraps them in withinBudget) throws.
+ */
 export function matchesWhere(over: TAggregateOver, compiled: TCompiledExpression, row: unknown): boolean {
   try {
     return compiled.evaluate({ [over]: row }) === true;
-  } catch {
+  } catch (err) {
+    if (err instanceof RuleBudgetError) throw err;
     return false;
   }
 }

@@ -16,6 +16,7 @@
 //   with more rows than the cap makes the aggregate an error rather than a silently wrong number.
 import type { Tx } from "@/lib/db";
 import { matchesWhere, type TCompiledExpression } from "@/lib/rules/cel";
+import { RuleBudgetError, withinBudget } from "@/lib/rules/evaluation-budget";
 import { windowMs, type TAggregateDefinition, type TAggregateOver } from "@/lib/rules/schemas";
 import { ROW_COLUMNS, sqlParams, translateWhere, type TSqlParams } from "@/lib/screening/cel-sql";
 
@@ -305,7 +306,13 @@ export function aggregateTemplate(
         });
         return;
       }
-      results.set(key, { value: computeInJs(request.spec, request.where!, history) });
+      // one budget for the whole window: a where filter is one evaluation per row
+      try {
+        results.set(key, { value: withinBudget(() => computeInJs(request.spec, request.where!, history)) });
+      } catch (err) {
+        if (!(err instanceof RuleBudgetError)) throw err;
+        results.set(key, { error: `where: ${err.message}` });
+      }
     });
     return results;
   };

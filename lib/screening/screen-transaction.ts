@@ -135,7 +135,7 @@ async function screenInTransaction(
   if (replace) {
     await tx.transaction.update({
       where: { clientId_id: { clientId, id: body.id } },
-      data: { ...columns, decisionId: null },
+      data: { ...columns, decisionId: null, requestData: Prisma.DbNull },
     });
   } else {
     await tx.transaction.create({ data: { clientId, id: body.id, ...columns } });

@@ -68,6 +68,8 @@ export async function updateTransactionPrisma({
         paymentMethod: (data.paymentMethod as string | undefined) ?? null,
         cardFingerprint: card?.cardFingerprint ?? null,
         data: data as object,
+        // the body as sent, kept before the first update changes it
+        requestData: (row.requestData ?? row.data) as object,
         updatedAt: new Date(),
       },
     });

@@ -61,6 +61,7 @@ export type TTransactionDetail = {
     assessedAt: number;
     createdAt: number;
     updatedAt: number;
+    /** The request body exactly as received (later updates are in `updates`). */
     request: unknown;
   };
   user: { id: string; name: string | null; status: string } | null;
@@ -82,6 +83,8 @@ export type TTransactionDetail = {
     actor: string | null;
     /** The dashboard user who made a dashboard change, as a person. */
     actorPerson: TPerson | null;
+    /** What the update changed besides the status: the update's `transaction` fields, or from/to pairs. */
+    changes: unknown;
     occurredAt: number;
     createdAt: number;
   }[];
@@ -177,7 +180,7 @@ export async function getTransactionDetail({
       assessedAt: tx.assessedAt.getTime(),
       createdAt: tx.createdAt.getTime(),
       updatedAt: tx.updatedAt.getTime(),
-      request: tx.data,
+      request: tx.requestData ?? tx.data,
     },
     user: user
       ? {
@@ -202,6 +205,7 @@ export async function getTransactionDetail({
       source: u.source,
       actor: u.actor,
       actorPerson: u.source === "dashboard" ? people.byEmail(u.actor) : null,
+      changes: u.changes,
       occurredAt: u.occurredAt.getTime(),
       createdAt: u.createdAt.getTime(),
     })),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isStorableDate, STORABLE_DATE_MESSAGE } from "@/lib/validation/timestamps";
 import { prisma } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { decodeCursor, encodeCursor } from "@/lib/alerts/keyset-cursor";
@@ -10,7 +11,8 @@ const emptyAsUndefined = (v: unknown) => (v === "" || v === null ? undefined : v
 const ZDay = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/)
-  .transform((v) => new Date(`${v}T00:00:00.000Z`));
+  .transform((v) => new Date(`${v}T00:00:00.000Z`))
+  .refine(isStorableDate, STORABLE_DATE_MESSAGE);
 
 export const TRANSACTIONS_MAX_LIMIT = 100;
 
@@ -32,6 +34,8 @@ export type TListTransactionsQuery = z.infer<typeof ZListTransactionsQuery>;
 export type TTransactionListItem = {
   id: string;
   userId: string | null;
+  /** The user's name (first and last), when the user is known and named. */
+  userName: string | null;
   merchantId: string | null;
   status: string;
   direction: string | null;
@@ -94,10 +98,22 @@ export async function listTransactions({
   });
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
+  // the page's users by name, as the cases and alerts lists show them
+  const userIds = [...new Set(page.map((t) => t.userId).filter((id): id is string => id !== null))];
+  const users = userIds.length
+    ? await prisma.user.findMany({
+        where: { clientId, id: { in: userIds } },
+        select: { id: true, firstName: true, lastName: true },
+      })
+    : [];
+  const nameById = new Map(
+    users.map((u) => [u.id, [u.firstName, u.lastName].filter(Boolean).join(" ") || null]),
+  );
   return {
     nextCursor: rows.length > query.limit && last ? encodeCursor({ at: last.occurredAt, id: last.id }) : null,
     transactions: page.map((t) => ({
       ...t,
+      userName: t.userId ? (nameById.get(t.userId) ?? null) : null,
       amount: t.amount.toString(),
       occurredAt: t.occurredAt.getTime(),
     })),

@@ -19,16 +19,43 @@ describe("isPrivateAddress", () => {
     "::ffff:127.0.0.1",
     "::ffff:7f00:1",
     "64:ff9b::10.0.0.1",
+    // IPv4-compatible forms of loopback and the metadata address, as the URL parser writes them
+    "::127.0.0.1",
+    "::7f00:1",
+    "::a9fe:a9fe",
+    "::169.254.169.254",
+    "::8.8.8.8", // deprecated form, never a real target
+    "::ffff:0:127.0.0.1", // IPv4-translated
+    "::ffff:a9fe:a9fe",
+    "fec0::1", // site-local
+    "feff::1",
+    "fe80::1%eth0",
+    "fc00::1",
+    "ff02::1",
+    "100::1", // discard
+    "2001::1", // Teredo
+    "2001:db8::1",
+    "2002:7f00:1::1", // 6to4 of 127.0.0.1
+    "2002:a9fe:a9fe::1",
+    "64:ff9b:1::1",
+    "[::127.0.0.1]",
+    "not-an-address",
   ])("%s is private", (ip) => {
     expect(isPrivateAddress(ip)).toBe(true);
   });
 
-  it.each(["8.8.8.8", "172.32.0.1", "93.184.216.34", "2606:4700:4700::1111", "::ffff:8.8.8.8"])(
-    "%s is public",
-    (ip) => {
-      expect(isPrivateAddress(ip)).toBe(false);
-    },
-  );
+  it.each([
+    "8.8.8.8",
+    "172.32.0.1",
+    "93.184.216.34",
+    "2606:4700:4700::1111",
+    "::ffff:8.8.8.8",
+    "2002:808:808::1",
+    "64:ff9b::8.8.8.8",
+    "2a00:1450:4001:80b::200e",
+  ])("%s is public", (ip) => {
+    expect(isPrivateAddress(ip)).toBe(false);
+  });
 });
 
 describe("webhookUrlProblem", () => {
@@ -48,6 +75,16 @@ describe("webhookUrlProblem", () => {
       "http://localhost:3000/",
       "http://127.0.0.1/",
       "http://[::1]/",
+      "http://[::127.0.0.1]/",
+      "http://[::a9fe:a9fe]/",
+      "http://[::ffff:127.0.0.1]/",
+      "http://[::ffff:169.254.169.254]/",
+      "http://[fec0::1]/",
+      "http://[fd12:3456::1]/",
+      "http://[fe80::1]/",
+      "http://2130706433/", // 127.0.0.1 as one number
+      "http://0x7f.1/",
+      "http://169.254.169.254/latest/meta-data/",
       "http://10.0.0.5/",
       "http://db.internal/",
     ]) {

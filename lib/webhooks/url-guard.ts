@@ -55,21 +55,31 @@ function expandIPv6(ip: string): number[] | null {
   return groups.length === 8 && groups.every((g) => Number.isInteger(g)) ? groups : null;
 }
 
+function embeddedIPv4(hi: number, lo: number): string {
+  return `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
+}
+
+/**
+ * Public only inside global unicast (2000::/3) outside its special ranges, or when an embedded IPv4
+ * address (mapped, translated, NAT64, 6to4) is public. Everything else (loopback, unspecified,
+ * IPv4-compatible such as [::127.0.0.1] or [::a9fe:a9fe], ULA, link-local, site-local fec0::/10,
+ * multicast, discard, Teredo, documentation) is refused.
+ */
 function isPrivateIPv6(ip: string): boolean {
   const g = expandIPv6(ip);
   if (!g) return true;
-  const [g0 = 0, , , , , g5 = 0, g6 = 0, g7 = 0] = g;
-  if (g.every((x) => x === 0)) return true; // ::
-  if (g.slice(0, 7).every((x) => x === 0) && g7 === 1) return true; // ::1
-  if (g.slice(0, 5).every((x) => x === 0) && g5 === 0xffff) {
-    return isPrivateIPv4(`${g6 >> 8}.${g6 & 0xff}.${g7 >> 8}.${g7 & 0xff}`); // IPv4-mapped
-  }
-  if (g0 === 0x64 && g[1] === 0xff9b) return isPrivateIPv4(`${g6 >> 8}.${g6 & 0xff}.${g7 >> 8}.${g7 & 0xff}`); // NAT64
+  const [g0 = 0, g1 = 0, g2 = 0, , g4 = 0, g5 = 0, g6 = 0, g7 = 0] = g;
+  const zeros = (n: number) => g.slice(0, n).every((x) => x === 0);
+  if (zeros(5) && g5 === 0xffff) return isPrivateIPv4(embeddedIPv4(g6, g7)); // ::ffff:a.b.c.d, IPv4-mapped
+  if (zeros(4) && g4 === 0xffff && g5 === 0) return isPrivateIPv4(embeddedIPv4(g6, g7)); // ::ffff:0:a.b.c.d
+  if (g0 === 0x64 && g1 === 0xff9b && g.slice(2, 6).every((x) => x === 0))
+    return isPrivateIPv4(embeddedIPv4(g6, g7)); // NAT64 64:ff9b::/96
+  if (g0 === 0x2002) return isPrivateIPv4(embeddedIPv4(g1, g2)); // 6to4
+  if ((g0 & 0xe000) !== 0x2000) return true; // outside global unicast: ::/96, ::1, fc00::/7, fe80::/10, fec0::/10, ff00::/8, 100::/64, ...
   return (
-    (g0 & 0xfe00) === 0xfc00 || // unique local
-    (g0 & 0xffc0) === 0xfe80 || // link-local
-    (g0 & 0xff00) === 0xff00 || // multicast
-    (g0 === 0x2001 && g[1] === 0x0db8) // documentation
+    (g0 === 0x2001 && g1 < 0x0200) || // IETF protocol assignments: Teredo, ORCHID, benchmarking
+    (g0 === 0x2001 && g1 === 0x0db8) || // documentation
+    (g0 === 0x3fff && g1 < 0x1000) // documentation (3fff::/20)
   );
 }
 

@@ -132,6 +132,22 @@ describe("operator CLI", () => {
     expect(dup.stderr).toMatch(/already exists/);
   });
 
+  it("lifts a dashboard user's sign-in lock", async () => {
+    const email = "locked-out@example.com";
+    await prisma.signInThrottle.create({
+      data: { key: `account:${email}`, failures: 10, lastFailureAt: new Date(), lockedAt: new Date() },
+    });
+    const res = cli("user", "unlock", "--email", email);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout.trim().split("\n")).toHaveLength(1);
+    expect(res.json).toEqual({ email, unlocked: true });
+    expect(await prisma.signInThrottle.count({ where: { key: `account:${email}` } })).toBe(0);
+    expect(cli("user", "unlock", "--email", email).json).toEqual({ email, unlocked: false });
+    const missing = cli("user", "unlock");
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toMatch(/--email/);
+  });
+
   it.each([
     [["client", "create", "--name", "X", "--type", "enterprise"], /--type/],
     [["client", "create", "--type", "business"], /--name/],

@@ -197,8 +197,19 @@ describe("rules", () => {
     expect(await rejected(saveRule(officer, { ruleId: "BIG-REPEAT", definition: draft() }))).toBeInstanceOf(
       ForbiddenError,
     );
-    // a reviewer may trial a version in dry-run (it decides nothing)
-    await publishRule(reviewer, { ruleId: "BIG-REPEAT", version: 2, status: "dry-run" });
+    // a dry-run rule runs on every screening too: publishing it is an admin's
+    expect(
+      await rejected(publishRule(reviewer, { ruleId: "BIG-REPEAT", version: 2, status: "dry-run" })),
+    ).toBeInstanceOf(ForbiddenError);
+    await publishRule(admin, { ruleId: "BIG-REPEAT", version: 2, status: "dry-run" });
+    expect((await getRuleDetail(admin, { ruleId: "BIG-REPEAT" })).status).toBe("dry-run");
+    // a reviewer may mute a dry-run rule or switch it off, but not switch it on again
+    await changeRuleStatus(reviewer, { ruleId: "BIG-REPEAT", status: "muted" });
+    await changeRuleStatus(reviewer, { ruleId: "BIG-REPEAT", status: "inactive" });
+    expect(
+      await rejected(changeRuleStatus(reviewer, { ruleId: "BIG-REPEAT", status: "dry-run" })),
+    ).toBeInstanceOf(ForbiddenError);
+    await changeRuleStatus(admin, { ruleId: "BIG-REPEAT", status: "dry-run" });
     expect((await getRuleDetail(admin, { ruleId: "BIG-REPEAT" })).status).toBe("dry-run");
 
     await saveRule(admin, {
@@ -308,7 +319,7 @@ describe("rules", () => {
     await saveRule(reviewer, {
       definition: draft({ id: "SHADOW", condition: "transaction.amount > 5", aggregates: undefined }),
     });
-    await publishRule(reviewer, { ruleId: "SHADOW", version: 1, status: "dry-run" });
+    await publishRule(admin, { ruleId: "SHADOW", version: 1, status: "dry-run" });
     await screen(a, "now-1", 10, Date.now() - 60_000, "u-9");
     await screen(a, "now-2", 1, Date.now() - 30_000, "u-9");
     const rows = await listRulesWithHits(officer);

@@ -44,6 +44,8 @@ const PINNED: Record<string, readonly TRole[]> = {
   "POST /dashboard-api/transactions/{transactionId}/confirm": ["admin", "reviewer"],
   "POST /dashboard-api/users/{userId}/status": ["admin", "reviewer"],
   "GET /dashboard-api/transactions": ["admin", "reviewer", "reporting_officer"],
+  // a dry-run or muted rule runs on every screening: publishing is an admin's, in any status
+  "POST /dashboard-api/rules/{ruleId}/publish": ["admin"],
 };
 
 const users = {} as Record<TRole, string>;
@@ -128,6 +130,115 @@ describe("dashboard permissions", () => {
           res.status,
         );
       }
+    }
+    signIn(null);
+  });
+
+  // A hostile page can make the browser send the session cookie with a form post (another port or a sibling
+  // subdomain is "same site" and gets it even under SameSite=Lax). Every state-changing route refuses a
+  // request that does not say it came from this origin, and every body but JSON, before any work.
+  it("refuses every state-changing route called from another origin or without an Origin", async () => {
+    const writes = (await discoverDashboardRoutes()).filter((r) => r.method !== "GET");
+    expect(writes.length).toBeGreaterThan(30);
+    const forgeries: [string, Record<string, string | undefined>][] = [
+      ["foreign origin", { origin: "http://evil.example", "sec-fetch-site": "cross-site" }],
+      ["foreign origin, no fetch metadata", { origin: "http://evil.example" }],
+      ["same-site sibling port", { origin: "http://localhost:8080", "sec-fetch-site": "same-site" }],
+      ["opaque origin", { origin: "null" }],
+      ["missing origin", { origin: undefined }],
+      ["missing origin, cross-site fetch", { origin: undefined, "sec-fetch-site": "cross-site" }],
+      ["right origin but cross-site fetch", { "sec-fetch-site": "cross-site" }],
+    ];
+    for (const route of writes) {
+      const role = ROLES.find((r) => can(r, route.handler.permission as keyof typeof PERMISSIONS))!;
+      signIn(role);
+      const path = route.key.split(" ")[1]!;
+      const params = Object.fromEntries(route.params.map((p) => [p, `no-such-${p}`]));
+      const rowsBefore = await countAllRows();
+      for (const [what, headers] of forgeries) {
+        const res = await call(route.handler, { method: route.method, path, params, body: {}, headers });
+        expect(res.status, `${route.key}: ${what}`).toBe(403);
+        expectContractError(res, `${route.key}: ${what}`);
+        expect(res.body.error.message, `${route.key}: ${what}`).toMatch(/^Cross-origin request refused/);
+      }
+      // What an HTML form can send without a preflight, from this very origin.
+      for (const type of [
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+      ]) {
+        const res = await call(route.handler, {
+          method: route.method,
+          path,
+          params,
+          rawBody: type.startsWith("text") ? "{}" : "a=b",
+          headers: { "content-type": type },
+        });
+        expect(res.status, `${route.key} with ${type}`).toBe(400);
+        expectContractError(res, `${route.key} with ${type}`);
+        expect(res.body.error.details[0], route.key).toMatch(
+          /^\/: Content-Type must be application\/(json|xml)/,
+        );
+      }
+      expect(await countAllRows(), `${route.key} wrote rows while refusing`).toEqual(rowsBefore);
+    }
+    signIn(null);
+  });
+
+  it("accepts the configured public URL's origin and the request's own host", async () => {
+    const route = (await discoverDashboardRoutes()).find((r) => r.key === "POST /dashboard-api/api-keys")!;
+    signIn("admin");
+    const behindProxy = await call(route.handler, {
+      path: "/dashboard-api/api-keys",
+      body: { name: "proxied" },
+      headers: { origin: "https://risk.example.com", "x-forwarded-host": "risk.example.com" },
+    });
+    expect(behindProxy.status, JSON.stringify(behindProxy.body)).toBe(200);
+    const sameOrigin = await call(route.handler, {
+      path: "/dashboard-api/api-keys",
+      body: { name: "same origin" },
+      headers: { "sec-fetch-site": "same-origin" },
+    });
+    expect(sameOrigin.status, JSON.stringify(sameOrigin.body)).toBe(200);
+    signIn(null);
+  });
+
+  // Found by an attacker: `{"from":-8640000000000001}` on backtests and `expiresAt: 8640000000000001` on list
+  // entries were 500s. Every time a dashboard route reads is within 1970..9999, or a 400 naming the field.
+  it("refuses times outside 1970..9999 on the dashboard routes with a 400 naming the field", async () => {
+    const routes = new Map((await discoverDashboardRoutes()).map((r) => [r.key, r]));
+    signIn("admin");
+    const cases: [string, { body?: unknown; query?: Record<string, string> }, string][] = [];
+    for (const t of [-8_640_000_000_000_001, 8_640_000_000_000_001, 253_402_300_800_000]) {
+      cases.push(["POST /dashboard-api/backtests", { body: { ruleId: "r", from: t, to: 1 } }, "/from"]);
+      cases.push(["POST /dashboard-api/backtests", { body: { ruleId: "r", from: 1, to: t } }, "/to"]);
+      cases.push([
+        "POST /dashboard-api/lists/{listId}/entries",
+        { body: { value: "1.2.3.4", expiresAt: t } },
+        "/expiresAt",
+      ]);
+      for (const key of ["from", "to"]) {
+        cases.push(["GET /dashboard-api/alerts", { query: { [key]: String(t) } }, `/${key}`]);
+      }
+    }
+    for (const day of ["0000-01-01", "2026-13-45", "9999-99-99"])
+      cases.push(["GET /dashboard-api/transactions", { query: { from: day } }, "/from"]);
+    for (const [key, input, field] of cases) {
+      const route = routes.get(key)!;
+      const rows = await countAllRows();
+      const res = await call(route.handler, {
+        method: route.method,
+        path: key.split(" ")[1],
+        params: Object.fromEntries(route.params.map((p) => [p, `no-such-${p}`])),
+        ...input,
+      });
+      const context = `${key} ${JSON.stringify(input)}`;
+      expect(res.status, `${context}: ${JSON.stringify(res.body)}`).toBe(400);
+      expect(
+        res.body.error.details.some((d: string) => d.startsWith(`${field}: `)),
+        `${context}: ${JSON.stringify(res.body)}`,
+      ).toBe(true);
+      expect(await countAllRows()).toEqual(rows);
     }
     signIn(null);
   });

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FEATURES } from "@/lib/clients/schemas";
+import { MAX_JSON_DEPTH } from "@/lib/http/json-depth";
 import { call, createTestClient } from "@/tests/factories";
 import {
   countAllRows,
@@ -179,6 +180,10 @@ const edgeNumber = fc.oneof(
     1_700_000_000_000.5, // fractional timestamp
     8.64e15, // the last representable date
     -8.64e15,
+    8_640_000_000_000_001, // one past it: new Date() is Invalid Date
+    -8_640_000_000_000_001,
+    253_402_300_800_000, // 10000-01-01: a JavaScript date, not a PostgreSQL one
+    1e21, // String() gives "1e+21"
     1, // 1970
   ),
   fc
@@ -568,6 +573,117 @@ describe("hostile input on every /v1 route", () => {
         await fire(route, client, { body }, "long id");
         expect(stats.rejected, key).toBe(rejected + 1);
       }
+  });
+
+  // Found by an attacker: `metadata` 5,000 levels deep was a 500 (RangeError in JSON.stringify), and so was
+  // `crypto` 10,000 levels deep. Every field of every body, nested that deep, is a 400 naming the field.
+  it("refuses every field of every body nested 5,000 or 10,000 levels deep with a 400 naming it", async () => {
+    const [business] = clients;
+    let checked = 0;
+    for (const route of routes.filter(withBody)) {
+      const sample = sampleOf(route);
+      for (const path of pathsOf(sample.body?.()))
+        for (const deep of [DEEP_OBJECT, new Deep(10_000, "array")]) {
+          const body = mutate(sample.body!(), path, "replace", deep);
+          const rows = await countAllRows();
+          const res = await call(route.handler, {
+            apiKey: business!.apiKey,
+            method: route.method,
+            params: sample.params,
+            rawBody: jsonText(body),
+          });
+          const context = `${route.key} /${path.join("/")} ${deep[fc.toStringMethod]()}`;
+          expect(res.status, `${context}: ${JSON.stringify(res.body)}`).toBe(400);
+          expect(res.body.error.details, context).toHaveLength(1);
+          expect(res.body.error.details[0], context).toMatch(
+            new RegExp(
+              `^/${String(path[0])}(/[^:]*)?: must be nested at most ${MAX_JSON_DEPTH} levels deep$`,
+            ),
+          );
+          expect(await countAllRows(), context).toEqual(rows);
+          checked++;
+        }
+    }
+    expect(checked).toBeGreaterThan(100);
+    // the two that were 500s, by name
+    const byKey = new Map(routes.map((r) => [r.key, r]));
+    const event = mutate(SAMPLES["POST /v1/event"]!.body!(), ["metadata"], "replace", DEEP_OBJECT);
+    const eventRes = await call(byKey.get("POST /v1/event")!.handler, {
+      apiKey: business!.apiKey,
+      rawBody: jsonText(event),
+    });
+    expect(eventRes.body.error.details).toEqual([
+      `/metadata/a: must be nested at most ${MAX_JSON_DEPTH} levels deep`,
+    ]);
+    const instrument = SAMPLES["PUT /v1/paymentInstrument"]!.body!() as Record<string, any>;
+    instrument.paymentInstrument.crypto = new Deep(10_000, "object");
+    const instrumentRes = await call(byKey.get("PUT /v1/paymentInstrument")!.handler, {
+      apiKey: business!.apiKey,
+      method: "PUT",
+      rawBody: jsonText(instrument),
+    });
+    expect(instrumentRes.status).toBe(400);
+    expect(instrumentRes.body.error.details).toEqual([
+      `/paymentInstrument/crypto: must be nested at most ${MAX_JSON_DEPTH} levels deep`,
+    ]);
+    // exactly the limit is fine
+    const atLimit = mutate(
+      SAMPLES["POST /v1/event"]!.body!(),
+      ["metadata"],
+      "replace",
+      new Deep(MAX_JSON_DEPTH - 1, "object"),
+    );
+    const okRes = await call(byKey.get("POST /v1/event")!.handler, {
+      apiKey: business!.apiKey,
+      rawBody: jsonText(atLimit),
+    });
+    expect(okRes.status, JSON.stringify(okRes.body)).toBe(200);
+  });
+
+  // Found by an attacker: `?end=8640000000000001` (one past the last JavaScript date) was a 500.
+  it("refuses times outside 1970..9999 in every number of every body and every time query with a 400", async () => {
+    const [business] = clients;
+    const extremes = [8_640_000_000_000_001, -8_640_000_000_000_001, 253_402_300_800_000, 1e308];
+    for (const route of routes.filter(withBody)) {
+      const sample = sampleOf(route);
+      const numeric = pathsOf(sample.body?.()).filter((p) => {
+        let v: any = sample.body!();
+        for (const k of p) v = v?.[k];
+        return typeof v === "number";
+      });
+      for (const path of numeric)
+        for (const value of extremes)
+          await fire(
+            route,
+            business!,
+            { params: sample.params, body: mutate(sample.body!(), path, "replace", value) },
+            `/${path.join("/")} = ${value}`,
+          );
+    }
+    const timeKeys = ["start", "end", "createdFrom", "createdTo"];
+    let named = 0;
+    for (const route of routes.filter((r) => r.method === "GET"))
+      for (const key of timeKeys)
+        for (const value of ["8640000000000001", "-8640000000000001", "253402300800000"]) {
+          const sample = sampleOf(route);
+          const before = stats.fiveXX;
+          await fire(
+            route,
+            business!,
+            { params: sample.params, query: { ...sample.query, [key]: value } },
+            `?${key}=${value}`,
+          );
+          expect(stats.fiveXX).toBe(before);
+          const res = await call(route.handler, {
+            apiKey: business!.apiKey,
+            params: sample.params,
+            query: { ...sample.query, [key]: value },
+          });
+          if (res.status === 400 && res.body.error.details?.some((d: string) => d.startsWith(`/${key}:`)))
+            named++;
+        }
+    // the comment lists (start, end) and the report list (createdFrom, createdTo) name the field
+    expect(named).toBeGreaterThanOrEqual(12);
   });
 
   it("answered every fuzzed request without a 5xx", () => {

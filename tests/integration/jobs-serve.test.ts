@@ -105,6 +105,7 @@ describe("POST /api/inngest", () => {
     const old = Math.floor(Date.now() / 1000) - 600;
     const expired = await execute(body, inngestSignature(body, servingSigningKey()!, old));
     expect(expired.status).toBe(401);
+    expect(expired.headers.get("server-timing")).toBeNull();
     expect(receiver.received).toHaveLength(0);
   });
 
@@ -112,6 +113,8 @@ describe("POST /api/inngest", () => {
     const body = executionBody();
     const res = await execute(body, inngestSignature(body, servingSigningKey()!));
     expect(res.status).toBe(206);
+    // the SDK's step timings are not told to the caller
+    expect(res.headers.get("server-timing")).toBeNull();
     const ops = (await res.json()) as Array<{ id: string; op: string; data: any }>;
     expect(ops).toHaveLength(1);
     expect(ops[0]!.op).toBe("StepRun");

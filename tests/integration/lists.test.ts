@@ -476,6 +476,40 @@ describe("admin list routes", () => {
     expect(download.headers.get("content-type")).toMatch(/text\/csv/);
     expect(download.body).toBe("value,note,expiresAt\nemu-2,farm,\nemu-3,,\nphone-9,real phone,\n");
 
+    // values and notes a spreadsheet would run are written as text, and read back as they were
+    const formulas = await call(listsRoute.POST, { body: { name: "formulas", kind: "deviceId" } });
+    const formulaListId = formulas.body.id as string;
+    const hostile = [
+      "=cmd|' /C calc'!A0",
+      "+SUM(1+1)",
+      "@SUM(1)",
+      "-2+3",
+      '=HYPERLINK("http://evil.example")',
+    ];
+    for (const value of hostile)
+      expect(
+        (await call(entriesRoute.POST, { params: { listId: formulaListId }, body: { value, note: value } }))
+          .status,
+      ).toBe(200);
+    const exported = await call(downloadRoute.GET, { params: { listId: formulaListId } });
+    const cells = (exported.body as string)
+      .trim()
+      .split("\n")
+      .slice(1)
+      .flatMap((line) => line.match(/("([^"]|"")*"|[^,]*)/g)!.filter((c) => c !== ""));
+    expect(cells.filter((c) => /^"?[=+\-@]/.test(c))).toEqual([]);
+    const reimported = await call(uploadRoute.POST, {
+      params: { listId: formulaListId },
+      body: { csv: exported.body, fileName: "formulas.csv", replace: true },
+    });
+    expect(reimported.status, JSON.stringify(reimported.body)).toBe(200);
+    const stored = await prisma.listEntry.findMany({
+      where: { listId: formulaListId },
+      select: { value: true, note: true },
+    });
+    expect(stored.map((e) => e.value).sort()).toEqual([...hostile].sort());
+    expect(stored.every((e) => e.note === e.value)).toBe(true);
+
     const audit = await prisma.auditLog.findMany({
       where: { clientId: client.clientId, entityId: listId },
       orderBy: { createdAt: "asc" },

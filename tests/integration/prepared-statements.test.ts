@@ -94,4 +94,37 @@ describe("prepared statements per connection", () => {
     for (const i of [1, 2, 3, 4, 1, 5]) expect(await run(client, i)).toBe(i * 2 + 1);
     expect(await preparedCount(client)).toBeLessThanOrEqual(2);
   });
+
+  it("a name already taken or gone on the session (another connection's, on a shared session) recovers", async () => {
+    const client = await cappedClient(10);
+    const statement = prepared(`SELECT 20 * 2 + $1::int AS v /* taken */`, [1]);
+    // what another connection to the same session leaves behind: the name, unknown to this client
+    await client.query(`PREPARE "${statement.name}" (int) AS SELECT 0 + $1 AS v`);
+    expect((await client.query<{ v: number }>(statement)).rows[0]!.v).toBe(41);
+    expect((await client.query<{ v: number }>(statement)).rows[0]!.v).toBe(41);
+    // inside a transaction the failure aborts it; the next transaction runs
+    const other = prepared(`SELECT 30 * 2 + $1::int AS v /* taken */`, [1]);
+    await client.query(`PREPARE "${other.name}" (int) AS SELECT 0 + $1 AS v`);
+    await client.query("BEGIN");
+    await expect(client.query(other)).rejects.toThrow(/already exists/);
+    await client.query("ROLLBACK");
+    await client.query("BEGIN");
+    expect((await client.query<{ v: number }>(other)).rows[0]!.v).toBe(61);
+    await client.query("COMMIT");
+    // gone: deallocated behind this client's back
+    const gone = prepared(`SELECT 40 * 2 + $1::int AS v /* gone */`, [1]);
+    expect((await client.query<{ v: number }>(gone)).rows[0]!.v).toBe(81);
+    await client.query(`DEALLOCATE "${gone.name}"`);
+    expect((await client.query<{ v: number }>(gone)).rows[0]!.v).toBe(81);
+    expect((await client.query<{ v: number }>(gone)).rows[0]!.v).toBe(81);
+  });
+
+  it("with named statements off, nothing is prepared", async () => {
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    standalone.push(client);
+    capPreparedStatements(client, 10, { named: false });
+    for (const i of [1, 2, 1]) expect(await run(client, i)).toBe(i * 2 + 1);
+    expect(await preparedCount(client)).toBe(0);
+  });
 });

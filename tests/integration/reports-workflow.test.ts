@@ -96,6 +96,19 @@ describe("report review workflow", () => {
     await expect(transitionReport({ clientId, reportId, to: "submitted", actor: omar })).rejects.toThrow(
       /FIU reference number is required/,
     );
+    // one admin made both officer accounts: four eyes, one person
+    for (const officer of ["officer-olga", "officer-omar"])
+      await prisma.auditLog.create({
+        data: {
+          clientId,
+          actorType: "dashboard_user",
+          actorId: "admin-ada",
+          action: "dashboard_user.created",
+          entityType: "dashboard_user",
+          entityId: officer,
+          details: { role: "reporting_officer" },
+        },
+      });
     const before = Date.now();
     await transitionReport({
       clientId,
@@ -103,6 +116,14 @@ describe("report review workflow", () => {
       to: "submitted",
       actor: omar,
       fiuReferenceNumber: "FIU-2026-0042",
+    });
+    const filed = await prisma.reportAuditEntry.findFirstOrThrow({
+      where: { clientId, reportId, action: "status_changed" },
+      orderBy: { seq: "desc" },
+    });
+    expect(filed.changes).toMatchObject({
+      preparedById: "officer-olga",
+      accountsCreatedBy: { "officer-olga": "admin-ada", "officer-omar": "admin-ada" },
     });
     const r = await row();
     expect(r).toMatchObject({

@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { listTeam, unlockTeamMember } from "@/lib/admin/team";
 import type { TSessionUser } from "@/lib/auth/session";
-import { SIGN_IN_POLICY, SignInRefused, signInWithPassword } from "@/lib/auth/sign-in";
+import { SIGN_IN_POLICY, SignInRefused, signInWithPassword, unlockSignIn } from "@/lib/auth/sign-in";
 import { createDashboardUser } from "@/lib/dashboard-users/create-dashboard-user";
 import { prisma } from "@/lib/db";
+import { env } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import { createTestClient } from "@/tests/factories";
 
@@ -11,6 +12,7 @@ import { createTestClient } from "@/tests/factories";
 // per client address, exponential back-off, a lock an admin lifts, audited.
 
 const PASSWORD = "correct horse battery";
+const LOCK_MS = env.SIGN_IN_LOCK_MINUTES * 60_000;
 let clientId: string;
 let otherClientId: string;
 let admin: TSessionUser;
@@ -48,8 +50,10 @@ async function hammer(email: string, start: number, address: string) {
     at += Math.max(0, wait);
   }
   outcomes.push(await attempt(email, PASSWORD, at, address));
-  outcomes.push(await attempt(email, PASSWORD, at + 3_600_000, address));
-  return { outcomes, waits };
+  const { lockedAt } = await prisma.signInThrottle.findUniqueOrThrow({ where: { key: `account:${email}` } });
+  // the last moment of the lock
+  outcomes.push(await attempt(email, PASSWORD, lockedAt!.getTime() + LOCK_MS - 1, address));
+  return { outcomes, waits, lockedAt: lockedAt!.getTime() - start };
 }
 
 beforeAll(async () => {
@@ -81,16 +85,20 @@ describe("sign-in throttling", () => {
     expect(known.waits).toEqual([0, 0, 0, 1000, 2000, 4000, 8000, 16000, 32000, 64000]);
     // while backed off the right password is refused without being checked
     expect(known.outcomes.filter((o) => o === "SignInThrottled")).toHaveLength(6);
-    // the right password after the tenth failure: locked, an hour later too
+    // the right password after the tenth failure: locked, until the lock's last millisecond
     expect(known.outcomes.slice(-3)).toEqual(["SignInLocked", "SignInLocked", "SignInLocked"]);
     expect(known.outcomes).not.toContain("signed-in");
     expect(unknown).toEqual(known);
 
-    expect((await listTeam(admin)).find((m) => m.id === locked.id)).toMatchObject({ locked: true });
+    expect(
+      (await listTeam(admin, new Date(t + known.lockedAt))).find((m) => m.id === locked.id),
+    ).toMatchObject({
+      locked: true,
+    });
     const foreign = await unlockTeamMember(adminOther, { id: locked.id }).catch((e: unknown) => e);
     expect(foreign).toBeInstanceOf(ApiError);
     expect((foreign as ApiError).status).toBe(404);
-    const later = t + 86_400_000;
+    const later = t + known.lockedAt + 60_000;
     expect(await attempt(email, PASSWORD, later, "198.51.100.1")).toBe("SignInLocked");
 
     expect(await unlockTeamMember(admin, { id: locked.id })).toEqual({ unlocked: true });
@@ -116,6 +124,47 @@ describe("sign-in throttling", () => {
     expect(
       await prisma.auditLog.count({ where: { details: { path: ["address"], equals: "198.51.100.2" } } }),
     ).toBe(0);
+  });
+
+  it("lifts a lock by itself after SIGN_IN_LOCK_MINUTES, and counts afresh after it", async () => {
+    const email = "patient@throttle.test";
+    const user = await member(clientId, email, "reviewer");
+    const t = Date.UTC(2026, 0, 3);
+    const { outcomes, lockedAt } = await hammer(email, t, "198.51.100.9");
+    expect(outcomes.at(-1)).toBe("SignInLocked");
+    const lifted = t + lockedAt + LOCK_MS;
+    expect((await listTeam(admin, new Date(lifted - 1))).find((m) => m.id === user.id)).toMatchObject({
+      locked: true,
+    });
+    expect((await listTeam(admin, new Date(lifted))).find((m) => m.id === user.id)).toMatchObject({
+      locked: false,
+    });
+    // the attacker's next wrong password after the lock lifted starts the count again: no new lock, no wait
+    expect(await attempt(email, "wrong again", lifted, "198.51.100.9")).toBe("CredentialsSignin");
+    const row = await prisma.signInThrottle.findUniqueOrThrow({ where: { key: `account:${email}` } });
+    expect(row).toMatchObject({ failures: 1, lockedAt: null, blockedUntil: null });
+    expect(await attempt(email, PASSWORD, lifted + 1, "198.51.100.10")).toBe("signed-in");
+
+    // and one that nobody touches after the lock simply signs in once it has lifted
+    const quiet = "quiet@throttle.test";
+    await member(clientId, quiet, "reviewer");
+    const q = await hammer(quiet, t, "198.51.100.11");
+    expect(await attempt(quiet, PASSWORD, t + q.lockedAt + LOCK_MS, "198.51.100.11")).toBe("signed-in");
+  });
+
+  it("lets the operator lift a lock from the command line, audited", async () => {
+    const email = "operator-unlock@throttle.test";
+    const user = await member(clientId, email, "admin");
+    const t = Date.UTC(2026, 0, 6);
+    const { lockedAt } = await hammer(email, t, "198.51.100.20");
+    expect(await attempt(email, PASSWORD, t + lockedAt + 1, "198.51.100.20")).toBe("SignInLocked");
+    expect(await unlockSignIn(` ${email.toUpperCase()} `)).toEqual({ email, unlocked: true });
+    expect(await unlockSignIn(email)).toEqual({ email, unlocked: false });
+    expect(await attempt(email, PASSWORD, t + lockedAt + 2, "198.51.100.20")).toBe("signed-in");
+    const audit = await prisma.auditLog.findFirstOrThrow({
+      where: { entityId: user.id, action: "dashboard_user.unlocked" },
+    });
+    expect(audit).toMatchObject({ clientId, actorType: "operator", actorId: "cli" });
   });
 
   it("throttles one client address across many emails, and not the others", async () => {

@@ -16,7 +16,20 @@ function notServed(): Response {
   );
 }
 
-export const GET = handler.GET;
-export const POST = handler.POST;
+type THandler = (req: Request, ctx: unknown) => Promise<Response>;
+
+// The SDK adds Server-Timing to its answers: how long each step of a function took is nobody's business.
+function withoutServerTiming(h: THandler): THandler {
+  return async (req, ctx) => {
+    const res = await h(req, ctx);
+    if (!res.headers.has("server-timing")) return res;
+    const headers = new Headers(res.headers);
+    headers.delete("server-timing");
+    return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+  };
+}
+
+export const GET = withoutServerTiming(handler.GET as THandler);
+export const POST = withoutServerTiming(handler.POST as THandler);
 // Sync (PUT) only makes sense with a real Inngest server; otherwise it would make the SDK call out to Inngest Cloud.
-export const PUT = inngestServerConfigured() ? handler.PUT : notServed;
+export const PUT = inngestServerConfigured() ? withoutServerTiming(handler.PUT as THandler) : notServed;

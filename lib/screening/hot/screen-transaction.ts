@@ -419,7 +419,7 @@ async function screenOnce(
         `t AS (INSERT INTO "transactions" ("clientId", "id", ${record.map(([k]) => `"${k}"`).join(", ")})
            VALUES (${c}, ${id}, ${record.map(([, v]) => v).join(", ")}) RETURNING 1)`
       : // replace, guarded by the body read: changed since, the statement fails (below) and reads again
-        `t AS (UPDATE "transactions" SET ${record.map(([k, v]) => `"${k}" = ${v}`).join(", ")}
+        `t AS (UPDATE "transactions" SET ${record.map(([k, v]) => `"${k}" = ${v}`).join(", ")}, "requestData" = NULL
            WHERE "clientId" = ${c} AND "id" = ${id} AND "bodyHash" = ${p.add(replacedHash, "text")} RETURNING 1)`,
     `tu AS (INSERT INTO "transaction_updates" ("id", "clientId", "transactionId", "status", "type", "source", "occurredAt")
        VALUES (${p.add(newId(), "text")}, ${c}, ${id}, ${p.add(body.status, "text")}, '${replacedHash === null ? "submitted" : "resubmitted"}', 'api', ${occurredAt}))`,

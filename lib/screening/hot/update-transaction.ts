@@ -111,7 +111,8 @@ export async function updateTransactionHot({
       `WITH upd AS (UPDATE "transactions" t SET "status" = coalesce(${p.add(plan.status ?? null, "text")}, t."status"),
          "isFraud" = coalesce(${fraud}, t."isFraud"), "data" = ${merged},
          "accountId" = ${merged} ->> 'accountId', "paymentMethod" = ${merged} ->> 'paymentMethod',
-         "cardFingerprint" = ${merged} -> 'card' ->> 'cardFingerprint', "updatedAt" = ${p.add(new Date(), "timestamptz")}
+         "cardFingerprint" = ${merged} -> 'card' ->> 'cardFingerprint', "updatedAt" = ${p.add(new Date(), "timestamptz")},
+         "requestData" = coalesce(t."requestData", t."data")
        WHERE t."clientId" = ${c} AND t."id" = ${p.add(body.transactionId, "text")} RETURNING t."id", t."userId"),
        ${updateSideCtes(p, client.id, body, plan).join(",\n")}
        SELECT 1 FROM upd`,
@@ -290,6 +291,8 @@ async function rescreenOnce(
   const fields: Array<[string, string]> = [
     ...Object.entries(columns).map(([k, [v, cast]]): [string, string] => [k, q.add(v, cast)]),
     ...write.outcome,
+    // the body as sent, kept before the first update changes it (the row's value before this UPDATE)
+    ["requestData", `coalesce("requestData", "data")`],
   ];
   const ctes = [
     ...write.ctes,

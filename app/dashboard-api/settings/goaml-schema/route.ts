@@ -10,12 +10,16 @@ function tooLarge(): Response {
   return errorResponse(new ApiError(413, "PAYLOAD_TOO_LARGE", "The schema is larger than 8 MiB"));
 }
 
-export const PUT = dashboardRoute("settings.manage", async ({ user, request }) => {
-  if (Number(request.headers.get("content-length") ?? "0") > MAX_XSD_BYTES) return tooLarge();
-  const xsd = await request.text();
-  if (Buffer.byteLength(xsd) > MAX_XSD_BYTES) return tooLarge();
-  const name = new URL(request.url).searchParams.get("name") ?? "";
-  return setGoamlSchema(user, { name, xsd });
-});
+export const PUT = dashboardRoute(
+  "settings.manage",
+  async ({ user, request }) => {
+    if (Number(request.headers.get("content-length") ?? "0") > MAX_XSD_BYTES) return tooLarge();
+    const xsd = await request.text();
+    if (Buffer.byteLength(xsd) > MAX_XSD_BYTES) return tooLarge();
+    const name = new URL(request.url).searchParams.get("name") ?? "";
+    return setGoamlSchema(user, { name, xsd });
+  },
+  { bodyTypes: ["application/xml", "text/xml"] },
+);
 
 export const DELETE = dashboardRoute("settings.manage", async ({ user }) => resetGoamlSchema(user));

@@ -4,7 +4,7 @@ import { CaseActivity } from "@/components/cases/case-activity";
 import { CaseStatusBadge, OverdueBadge, PriorityBadge } from "@/components/cases/case-badges";
 import { CaseHistory } from "@/components/cases/case-history";
 import { CaseWorkbench } from "@/components/cases/case-workbench";
-import { Card, DateTime, EnumLabel, PageHeader, PersonName } from "@/components/ui";
+import { ClientText, Card, DateTime, EnumLabel, PageHeader, PersonName } from "@/components/ui";
 import { can, requirePagePermission } from "@/lib/auth/permissions";
 import { getCaseDetail, type TCaseDetail } from "@/lib/cases/get-case-detail";
 import { ApiError } from "@/lib/http/errors";
@@ -25,7 +25,11 @@ export default async function CasePage({ params }: { params: Promise<{ caseId: s
   return (
     <div className="space-y-6">
       <PageHeader
-        title={`Case: ${subjectName}`}
+        title={
+          <>
+            Case: <ClientText value={subjectName} />
+          </>
+        }
         subtitle={
           <span className="flex flex-wrap items-center gap-2">
             <CaseStatusBadge status={c.status} />

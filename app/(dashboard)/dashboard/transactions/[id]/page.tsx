@@ -8,6 +8,7 @@ import { ListLookups } from "@/components/transactions/list-lookups";
 import { RuleExplanation } from "@/components/transactions/rule-explanation";
 import { CommentForm } from "@/components/users/comment-form";
 import {
+  ClientText,
   Badge,
   Card,
   DateTime,
@@ -18,7 +19,7 @@ import {
   PageHeader,
   PersonName,
 } from "@/components/ui";
-import { formatEnum, formatNumber } from "@/lib/format";
+import { formatEnum, formatNumber, revealInvisible } from "@/lib/format";
 import { ApiError } from "@/lib/http/errors";
 import { listSanctionsFalseMatches } from "@/lib/sanctions/mark-false-match";
 import { getTransactionDetail, type TTransactionDetail } from "@/lib/transactions/get-transaction-detail";
@@ -47,6 +48,8 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
   const d = await load(user.clientId, safeDecode(id));
   const t = d.transaction;
   const canAct = can(user.role, "transactions.confirm");
+  // a status set to CHARGEBACK through the API is one as much as a dashboard mark
+  const isChargeback = t.isChargeback || t.status === "CHARGEBACK";
   const decision = d.decision;
   const sanctions = {
     userId: t.userId,
@@ -63,7 +66,11 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
   return (
     <div className="space-y-6">
       <PageHeader
-        title={`Transaction ${t.id}`}
+        title={
+          <>
+            Transaction <ClientText value={t.id} />
+          </>
+        }
         subtitle={
           <span className="flex flex-wrap items-center gap-2">
             <LevelBadge level={t.riskLevel} />
@@ -73,10 +80,10 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
             <EnumLabel value={t.status} />
             <Money amount={t.amount} currency={t.currencyCode} />
             <DateTime value={t.occurredAt} />
-            {(t.isFraud || t.isChargeback) && (
+            {(t.isFraud || isChargeback) && (
               <span data-testid="transaction-flags" className="flex gap-1">
                 {t.isFraud && <Badge tone="red">Confirmed fraud</Badge>}
-                {t.isChargeback && <Badge tone="amber">Chargeback</Badge>}
+                {isChargeback && <Badge tone="amber">Chargeback</Badge>}
               </span>
             )}
           </span>
@@ -86,7 +93,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
             <ConfirmActions
               transactionId={t.id}
               isFraud={t.isFraud}
-              isChargeback={t.isChargeback}
+              isChargeback={isChargeback}
               openAlerts={d.alerts.filter((a) => a.status === "open" || a.status === "escalated").length}
             />
           ) : undefined
@@ -101,7 +108,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
             <dd className="min-w-0 break-words">
               {t.userId ? (
                 <Link className={linkClass} href={`/dashboard/users/${encodeURIComponent(t.userId)}`}>
-                  {d.user?.name ?? t.userId}
+                  <ClientText value={d.user?.name ?? t.userId} />
                 </Link>
               ) : (
                 "—"
@@ -109,7 +116,9 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
               {d.user && <EnumLabel className="ml-2 text-xs text-slate-600" value={d.user.status} />}
             </dd>
             <dt className="text-slate-600">Merchant</dt>
-            <dd className="min-w-0 break-words">{t.merchantId ?? "—"}</dd>
+            <dd className="min-w-0 break-words">
+              <ClientText value={t.merchantId} />
+            </dd>
             <dt className="text-slate-600">Direction</dt>
             <dd>{t.direction ? <EnumLabel value={t.direction} /> : "—"}</dd>
             <dt className="text-slate-600">Method</dt>
@@ -128,8 +137,10 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
             tabIndex={0}
             aria-label="Request as sent"
           >
-            {JSON.stringify(t.request, null, 2)}
+            {/* JSON keeps a right-to-left override as is: it would reorder the text shown around it */}
+            {revealInvisible(JSON.stringify(t.request, null, 2))}
           </pre>
+          <RequestChanges updates={d.updates} />
         </Card>
       </div>
 
@@ -283,5 +294,61 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
         {canAct && t.userId && <CommentForm userId={t.userId} transactionId={t.id} />}
       </Card>
     </div>
+  );
+}
+
+type TUpdate = TTransactionDetail["updates"][number];
+
+/** One update's changes in words: `status → CHARGEBACK`, `card → {…}`, `isFraud: false → true`. */
+function changeLines(u: TUpdate): string[] {
+  const lines: string[] = [];
+  const changes = (u.changes ?? {}) as Record<string, unknown>;
+  const fromTo = (v: unknown): v is { from: unknown; to: unknown } =>
+    typeof v === "object" && v !== null && "from" in v && "to" in v;
+  if (u.status && !fromTo(changes.status)) lines.push(`status → ${u.status}`);
+  if (u.isFraudulent !== null && !fromTo(changes.isFraud)) lines.push(`isFraudulent → ${u.isFraudulent}`);
+  for (const [key, value] of Object.entries(changes)) {
+    lines.push(
+      fromTo(value)
+        ? `${key}: ${JSON.stringify(value.from)} → ${JSON.stringify(value.to)}`
+        : `${key} → ${JSON.stringify(value)}`,
+    );
+  }
+  return lines;
+}
+
+/**
+ * The changes made after the request was received (POST /v1/transaction/update, dashboard marks), oldest
+ * first, under the request they change: the request above stays as it was sent.
+ */
+function RequestChanges({ updates }: { updates: TUpdate[] }) {
+  const later = updates.filter((u) => u.type !== "submitted" && u.type !== "resubmitted");
+  if (later.length === 0) return null;
+  return (
+    <section className="mt-3" data-testid="request-changes">
+      <h3 className="mb-1 text-sm font-semibold">Changed since ({later.length})</h3>
+      <ol className="space-y-2 text-sm">
+        {later.map((u) => (
+          <li key={u.id} className="border-l-2 border-slate-200 pl-3">
+            <p className="text-xs text-slate-600">
+              <DateTime value={u.createdAt} /> ·{" "}
+              {u.actorPerson ? (
+                <PersonName person={u.actorPerson} />
+              ) : u.source === "api" ? (
+                "API (/v1/transaction/update)"
+              ) : (
+                <EnumLabel value={u.source} />
+              )}
+              {u.reason ? ` · ${u.reason}` : ""}
+            </p>
+            <ul className="font-mono text-xs break-all">
+              {changeLines(u).map((line, i) => (
+                <li key={i}>{revealInvisible(line)}</li>
+              ))}
+            </ul>
+          </li>
+        ))}
+      </ol>
+    </section>
   );
 }

@@ -5,7 +5,16 @@ import { TransactionsTable } from "@/components/transactions/transactions-table"
 import { CommentForm } from "@/components/users/comment-form";
 import { StatusActions } from "@/components/users/status-actions";
 import { UserStatusBadge } from "@/components/users/users-table";
-import { Badge, Card, DateTime, EnumLabel, LevelBadge, PageHeader, PersonName } from "@/components/ui";
+import {
+  ClientText,
+  Badge,
+  Card,
+  DateTime,
+  EnumLabel,
+  LevelBadge,
+  PageHeader,
+  PersonName,
+} from "@/components/ui";
 import { ApiError } from "@/lib/http/errors";
 import { listSanctionsFalseMatches } from "@/lib/sanctions/mark-false-match";
 import { explainDecision } from "@/lib/transactions/get-transaction-detail";
@@ -87,7 +96,17 @@ export default async function UserPage({ params }: { params: Promise<{ userId: s
   return (
     <div className="space-y-6">
       <PageHeader
-        title={name ? `${name} (${u.id})` : `User ${u.id}`}
+        title={
+          name ? (
+            <>
+              <ClientText value={name} /> (<ClientText value={u.id} />)
+            </>
+          ) : (
+            <>
+              User <ClientText value={u.id} />
+            </>
+          )
+        }
         subtitle={
           <span className="flex flex-wrap items-center gap-2">
             <span data-testid="user-status">

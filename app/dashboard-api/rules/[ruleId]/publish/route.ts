@@ -1,8 +1,8 @@
-// POST /dashboard-api/rules/:ruleId/publish: make a version the live one ({ version, status })
+// POST /dashboard-api/rules/:ruleId/publish: make a version the live one ({ version, status }); admins only
 import { publishRule } from "@/lib/admin/change-rule-status";
 import { dashboardRoute } from "@/lib/admin/dashboard-route";
 import { ZRulePublish } from "@/lib/admin/schemas";
 
-export const POST = dashboardRoute<{ ruleId: string }>("rules.draft", async ({ user, params, body }) =>
+export const POST = dashboardRoute<{ ruleId: string }>("rules.manage", async ({ user, params, body }) =>
   publishRule(user, { ruleId: params.ruleId, ...(await body(ZRulePublish)) }),
 );
