@@ -12,5 +12,12 @@ export async function register(): Promise<void> {
     await stampPeerAddresses();
     const { startBackgroundJobs } = await import("@/lib/jobs/start");
     startBackgroundJobs();
+    const { installGracefulShutdown } = await import("@/lib/ops/graceful-shutdown");
+    installGracefulShutdown();
+    // scripts/next-server.mjs reports each finished answer here (request count and latency metrics)
+    const { observeRequest } = await import("@/lib/ops/metrics");
+    const { serveClusterMetricsInWorker } = await import("@/lib/ops/cluster-metrics");
+    (globalThis as Record<symbol, unknown>)[Symbol.for("rss.observeRequest")] = observeRequest;
+    serveClusterMetricsInWorker();
   }
 }

@@ -26,6 +26,7 @@ const nextConfig = {
     "@prisma/adapter-pg",
     "bcryptjs",
     "xmllint-wasm",
+    "prom-client",
   ],
   // Types are checked once by `tsc --noEmit` in `npm test`; the build does not repeat it.
   typescript: { ignoreBuildErrors: true },
@@ -35,6 +36,9 @@ const nextConfig = {
       { source: "/v1/:path*", headers: apiHeaders },
       { source: "/api/:path*", headers: apiHeaders },
       { source: "/dashboard-api/:path*", headers: apiHeaders },
+      { source: "/healthz", headers: apiHeaders },
+      { source: "/readyz", headers: apiHeaders },
+      { source: "/metrics", headers: apiHeaders },
     ];
   },
 };

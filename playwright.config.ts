@@ -28,7 +28,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `npx tsx e2e/prepare-database.ts && npx next start -p ${PORT}`,
+    command: `npx tsx e2e/prepare-database.ts && node scripts/next-server.mjs start -p ${PORT}`,
     url: `${baseURL}/login`,
     timeout: 120_000,
     reuseExistingServer: false,

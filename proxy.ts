@@ -54,6 +54,9 @@ export async function proxy(req: NextRequest): Promise<NextResponse> {
 }
 
 export const config = {
-  // Pages only: the JSON API, next-auth and static files get their headers from next.config.mjs.
-  matcher: ["/((?!v1/|v1$|api/|dashboard-api/|_next/static|_next/image|favicon.ico).*)"],
+  // Pages only: the JSON API, next-auth, the probes, metrics and static files get their headers from
+  // next.config.mjs (a probe polled every second needs no session lookup or nonce).
+  matcher: [
+    "/((?!v1/|v1$|api/|dashboard-api/|healthz$|readyz$|metrics$|_next/static|_next/image|favicon.ico).*)",
+  ],
 };

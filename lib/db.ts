@@ -6,6 +6,8 @@ import { env } from "@/lib/env";
 
 // One Prisma client per process (create-t3-app's globalThis singleton, which also survives hot reloads),
 // created on first use so that importing this module (for example during `next build`) needs no database.
+const CONNECT_TIMEOUT_MS = 10_000;
+
 const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient; pgPool?: pg.Pool };
 
 function client(): PrismaClient {
@@ -18,7 +20,14 @@ function client(): PrismaClient {
   }
   // One pool for both: Prisma and the raw-SQL screening path (lib/screening/hot) share the connection
   // budget (the embedded database serves a single connection).
-  const pool = new pg.Pool({ connectionString, max: env.DATABASE_POOL_SIZE, allowExitOnIdle: true });
+  // A database that does not answer (not even a refusal) fails requests after CONNECT_TIMEOUT_MS
+  // (503, lib/http/db-unavailable.ts) instead of holding them forever.
+  const pool = new pg.Pool({
+    connectionString,
+    max: env.DATABASE_POOL_SIZE,
+    allowExitOnIdle: true,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
   // An idle connection dropped by the server (restart, DROP DATABASE ... FORCE) is replaced on next use.
   pool.on("error", () => undefined);
   // named statements of the hot path: a bounded number per connection (lib/db-prepared.ts)
@@ -58,7 +67,12 @@ export function jobsPool(): pg.Pool {
   if (env.DATABASE_POOL_SIZE <= 1) return pgPool();
   if (globalForJobs.jobsPool) return globalForJobs.jobsPool;
   const connectionString = env.DATABASE_URL ?? process.env.DATABASE_URL;
-  const pool = new pg.Pool({ connectionString, max: env.JOB_DRIVER_POOL_SIZE, allowExitOnIdle: true });
+  const pool = new pg.Pool({
+    connectionString,
+    max: env.JOB_DRIVER_POOL_SIZE,
+    allowExitOnIdle: true,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
   pool.on("error", () => undefined);
   pool.on("connect", (c) =>
     capPreparedStatements(c, undefined, { named: env.DATABASE_PREPARED_STATEMENTS === "on" }),

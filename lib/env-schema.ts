@@ -74,6 +74,18 @@ export const ZEnv = z.object({
   // by a failed run (default 60 s), and how long past due one must be before it is requested again (5 min).
   JOB_SWEEP_INTERVAL_MS: positiveInt("a whole number of milliseconds above 0").optional(),
   JOB_SWEEP_GRACE_MS: positiveInt("a whole number of milliseconds above 0").optional(),
+  // Unset: /metrics answers 404. Set: /metrics answers Prometheus text to "Authorization: Bearer <token>".
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters long").optional(),
+  // SIGTERM: how long a server process may take to answer what it accepted and finish its job runs
+  // before it hands back what is left and exits.
+  SHUTDOWN_GRACE_MS: positiveInt("a whole number of milliseconds above 0").default(25_000),
+  // SIGTERM: how long readiness answers 503 while requests are still served, before the process stops
+  // accepting (at least one readiness interval of the load balancer in front; 0 behind none).
+  SHUTDOWN_DELAY_MS: z.coerce
+    .number({ error: "must be a whole number of milliseconds, 0 or more" })
+    .int("must be a whole number of milliseconds, 0 or more")
+    .min(0, "must be a whole number of milliseconds, 0 or more")
+    .default(0),
   // Reverse proxies whose X-Forwarded-For is believed (addresses and CIDRs, comma-separated); none by default.
   TRUSTED_PROXIES: z
     .string()

@@ -4,6 +4,7 @@ import cluster from "node:cluster";
 import os from "node:os";
 import path from "node:path";
 import { answerRateLimitMessage } from "../lib/http/rate-limit";
+import { answerMetricsMessage } from "../lib/ops/cluster-metrics";
 import { localSecrets } from "../lib/local-secrets";
 import { DATA_DIR, startEmbeddedDatabase, type TEmbeddedDatabase } from "../lib/embedded/server";
 import { checkStartup, exitWithConfigurationErrors } from "../lib/startup/check-startup";
@@ -61,19 +62,32 @@ export async function launch(mode: "dev" | "start"): Promise<void> {
     await prisma.$disconnect();
   }
 
-  // Next's own entry point, not npx, so that signals reach the server itself.
-  const nextBin = path.resolve("node_modules/next/dist/bin/next");
+  // Next's own entry point, not npx, so that signals reach the server itself; `start` through
+  // scripts/next-server.mjs, which drains on SIGTERM (lib/ops/graceful-shutdown.ts).
+  const nextBin = path.resolve(
+    mode === "start" ? "scripts/next-server.mjs" : "node_modules/next/dist/bin/next",
+  );
   const workers = serverProcesses(mode, embedded !== null);
   if (workers > 1) return startCluster(nextBin, port, workers);
   const child = spawn(process.execPath, [nextBin, mode, "-p", port], { stdio: "inherit", env: process.env });
   const shutdown = (signal: NodeJS.Signals) => {
     child.kill(signal);
+    killAfterGrace(() => child.kill("SIGKILL"));
   };
   process.on("SIGINT", shutdown);
   process.on("SIGTERM", shutdown);
   child.on("exit", (code) => {
     void (embedded ? embedded.stop() : Promise.resolve()).finally(() => process.exit(code ?? 0));
   });
+}
+
+/**
+ * A server process drains within SHUTDOWN_GRACE_MS by itself; one that does not (stuck) is killed a
+ * little later, so that a stop always ends.
+ */
+function killAfterGrace(kill: () => void): void {
+  const grace = Number(process.env.SHUTDOWN_GRACE_MS || 25_000) + Number(process.env.SHUTDOWN_DELAY_MS || 0);
+  setTimeout(kill, grace + 5_000).unref();
 }
 
 /**
@@ -101,9 +115,10 @@ function startCluster(nextBin: string, port: string, count: number): void {
   const env = { RSS_RATE_LIMIT_IPC: "1" };
   let stopping = false;
   cluster.on("message", (worker, message) => {
-    answerRateLimitMessage(message, (answer) => {
+    const reply = (answer: object) => {
       if (worker.isConnected()) worker.send(answer);
-    });
+    };
+    if (!answerMetricsMessage(message, reply)) answerRateLimitMessage(message, reply);
   });
   cluster.on("exit", (worker, code, signal) => {
     if (stopping) {
@@ -116,6 +131,9 @@ function startCluster(nextBin: string, port: string, count: number): void {
   const shutdown = (signal: NodeJS.Signals) => {
     stopping = true;
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+    killAfterGrace(() => {
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGKILL");
+    });
   };
   process.on("SIGINT", shutdown);
   process.on("SIGTERM", shutdown);

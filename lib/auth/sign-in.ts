@@ -1,3 +1,4 @@
+import { signInFailures } from "@/lib/ops/metrics";
 import bcrypt from "bcryptjs";
 import { prisma, type Tx } from "@/lib/db";
 import { env } from "@/lib/env";
@@ -185,6 +186,7 @@ export async function signInWithPassword({
       await audit(tx, "sign_in.locked", { failures: acc.failures });
     return acc;
   });
+  signInFailures.inc({ locked: String(result.locked) });
   logInfo("dashboard sign-in failed", { address, failures: result.failures, locked: result.locked });
   return null;
 }

@@ -7,7 +7,8 @@ export type TErrorType =
   | "METHOD_NOT_ALLOWED"
   | "PAYLOAD_TOO_LARGE"
   | "RATE_LIMITED"
-  | "INTERNAL_ERROR";
+  | "INTERNAL_ERROR"
+  | "SERVICE_UNAVAILABLE";
 
 export type TErrorBody = {
   error: { type: TErrorType; message: string; details?: string[] };

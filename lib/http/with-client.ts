@@ -13,6 +13,7 @@ import { env } from "@/lib/env";
 import { ApiError, errorResponse, forbidden, unauthorized, validationError } from "@/lib/http/errors";
 import { takeTokenShared } from "@/lib/http/rate-limit";
 import { dbInputError } from "@/lib/http/db-input-errors";
+import { databaseUnavailable } from "@/lib/http/db-unavailable";
 import { nulCharacterIssues } from "@/lib/http/reject-nul";
 import { nestingIssue } from "@/lib/http/json-depth";
 import { formatIssues, issueMessage } from "@/lib/http/zod-issues";
@@ -106,6 +107,11 @@ export function toErrorResponse(err: unknown): Response {
   if (err instanceof ApiError) return errorResponse(err);
   const refused = dbInputError(err);
   if (refused) return errorResponse(refused);
+  const unavailable = databaseUnavailable(err);
+  if (unavailable) {
+    logDebug("database unavailable during a /v1 request", { error: (err as Error).message });
+    return errorResponse(unavailable);
+  }
   // Nobody is left to answer, and nothing went wrong on our side: routine, not an error.
   if (isClientAbort(err)) logDebug("client closed the connection during a /v1 request");
   else logError("unhandled error in /v1 handler", err);

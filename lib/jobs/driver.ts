@@ -1,11 +1,17 @@
 import { analyzeStaleTables } from "@/lib/jobs/analyze-tables";
-import { executeRun, type TExecutorConfig, type TServeInvoker } from "@/lib/jobs/execute-run";
+import {
+  executeRun,
+  type TExecutorConfig,
+  type TRunControl,
+  type TServeInvoker,
+} from "@/lib/jobs/execute-run";
 import type { TJobFunction } from "@/lib/jobs/function-table";
 import { listenForWork, type TWorkListener } from "@/lib/jobs/listen";
 import { relayOutbox, type TRelayEvent } from "@/lib/jobs/relay";
 import { dispatchAndClaim, outboxPending, pruneCompletedRuns } from "@/lib/jobs/run-store";
 import { sweepStuckDeliveries } from "@/lib/jobs/sweep-deliveries";
 import { logError, logInfo } from "@/lib/log";
+import { jobPassFailures, jobRunsInFlight, jobStartDelay } from "@/lib/ops/metrics";
 
 // The background loop of the Node server. Embedded mode (no Inngest server): outbox rows become
 // job runs, which are executed by calling the app's own serve endpoint with bounded concurrency.
@@ -62,8 +68,14 @@ export type TJobDriverOptions = {
 export type TJobDriver = {
   /** Looks for work now instead of at the next poll (e.g. right after a commit in this process). */
   wake: () => void;
-  /** Stops polling and waits for the runs in progress. */
-  stop: () => Promise<void>;
+  /**
+   * Stops claiming and waits for the runs in progress; with a deadline, the runs still going then
+   * are handed back (queued, due now) so that another process takes them at once instead of after
+   * their lease expires. Resolves with the number handed back.
+   */
+  stop: (options?: { deadline?: number }) => Promise<number>;
+  /** False once stop() was called. */
+  running: () => boolean;
 };
 
 const PRUNE_EVERY_MS = 60 * 60_000;
@@ -98,6 +110,7 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
   if (options.mode === "relay" && !send) throw new Error("Relay mode needs a send function");
 
   const inFlight = new Set<Promise<void>>();
+  const controls = new Map<Promise<void>, TRunControl>();
   let stopped = false;
   let wakeUp: (() => void) | null = null;
   let failures = 0;
@@ -148,13 +161,22 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
         recoverExpired,
       });
       for (const run of runs) {
-        const task = executeRun(run, config).finally(() => {
+        // a run's first execution: how long its event waited since its commit (the driver's lag)
+        const committedAt = Number(run.event.ts);
+        if (run.attempt === 0 && Object.keys(run.steps).length === 0 && committedAt > 0)
+          jobStartDelay.observe(Math.max(0, Date.now() - committedAt) / 1000);
+        const control: TRunControl = {};
+        const task = executeRun(run, config, control).finally(() => {
           inFlight.delete(task);
+          controls.delete(task);
+          jobRunsInFlight.set(inFlight.size);
           // Refill in batches: a claim per finished run would cost a statement per run under load.
           if (inFlight.size <= concurrency / 2) wake();
         });
         inFlight.add(task);
+        controls.set(task, control);
       }
+      jobRunsInFlight.set(inFlight.size);
       // Only a full dispatch or claim means a backlog; what commits meanwhile waits for the next pass.
       more = dispatched >= DISPATCH_LIMIT || (free > 0 && runs.length === free);
       found = dispatched > 0 || runs.length > 0;
@@ -191,6 +213,7 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
         failures = 0;
       } catch (err) {
         failures++;
+        jobPassFailures.inc();
         if (Date.now() - lastErrorLog > 60_000) {
           lastErrorLog = Date.now();
           logError("job driver pass failed; retrying", err);
@@ -200,7 +223,8 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
       if (pass.more) continue;
       const rest = started + minPassIntervalMs - Date.now();
       if (pass.found && rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
-      if (!stopped) await pause(pollMs * Math.min(2 ** failures, 40));
+      // Back off while the database is away, but not so far that the work waits long once it is back.
+      if (!stopped) await pause(pollMs * Math.min(2 ** failures, 8));
     }
   }
 
@@ -216,12 +240,28 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
   const running = loop();
   return {
     wake,
-    stop: async () => {
+    running: () => !stopped,
+    stop: async ({ deadline }: { deadline?: number } = {}) => {
       stopped = true;
       wake();
       await listener?.close();
       await running;
-      await Promise.allSettled([...inFlight]);
+      const all = Promise.allSettled([...inFlight]);
+      if (deadline === undefined) {
+        await all;
+        return 0;
+      }
+      let timer: NodeJS.Timeout | undefined;
+      const late = await Promise.race([
+        all.then(() => false),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(true), Math.max(0, deadline - Date.now()));
+        }),
+      ]);
+      clearTimeout(timer);
+      if (!late) return 0;
+      const handed = await Promise.all([...controls.values()].map((c) => c.handBack?.() ?? false));
+      return handed.filter(Boolean).length;
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { TJobFunction } from "@/lib/jobs/function-table";
 import {
+  releaseRun,
   renewLease,
   updateRun,
   type TClaimedRun,
@@ -168,8 +169,21 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** Filled in by executeRun for its caller: how to give the run back before it is finished. */
+export type TRunControl = {
+  /**
+   * Releases the lease (the run is queued, due now) and drops whatever the run does after that:
+   * its later writes are fenced out. True when the run was handed back.
+   */
+  handBack?: () => Promise<boolean>;
+};
+
 /** Executes a claimed run until it finishes, waits (sleep, retry) or loses its lease. */
-export async function executeRun(run: TClaimedRun, config: TExecutorConfig): Promise<void> {
+export async function executeRun(
+  run: TClaimedRun,
+  config: TExecutorConfig,
+  control: TRunControl = {},
+): Promise<void> {
   let lease: Date | null = run.leaseUntil;
   let steps: Record<string, TStepState> = { ...run.steps };
   let attempt = run.attempt;
@@ -196,6 +210,14 @@ export async function executeRun(run: TClaimedRun, config: TExecutorConfig): Pro
     },
     Math.max(250, Math.floor(config.leaseMs / 3)),
   );
+
+  control.handBack = () =>
+    serial(async () => {
+      if (!lease) return false;
+      const released = await releaseRun(run.id, lease);
+      lease = null;
+      return released;
+    });
 
   const fail = (error: string) => save({ kind: "failed", steps, attempt, error });
   const retryLater = (error: string, retryAfter: string | null = null) => {

@@ -237,6 +237,24 @@ export async function renewLease(id: string, lease: Date, leaseMs: number): Prom
   return res.rowCount === 0 ? null : next;
 }
 
+/**
+ * Gives a run back before it is finished (its process is shutting down): queued, due now, its
+ * memoized steps kept, fenced by the lease like every write; the drivers are woken at commit so
+ * another process claims it at once rather than when the lease would have expired.
+ */
+export async function releaseRun(id: string, lease: Date): Promise<boolean> {
+  const res = await jobsPool().query(
+    `WITH released AS (
+       UPDATE job_runs SET status = 'queued', "leaseUntil" = NULL, "runAt" = now(), "updatedAt" = now()
+       WHERE id = $1 AND status = 'running' AND "leaseUntil" = $2
+       RETURNING id
+     )
+     SELECT pg_notify('job_work', '') FROM released`,
+    [id, lease],
+  );
+  return res.rowCount === 1;
+}
+
 /** Completed runs are only history; failed ones stay for inspection. */
 export async function pruneCompletedRuns(olderThan: Date): Promise<number> {
   const res = await prisma.jobRun.deleteMany({

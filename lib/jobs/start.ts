@@ -58,3 +58,17 @@ export function startBackgroundJobs(): TJobDriver | null {
   });
   return globalForJobs.jobDriver;
 }
+
+/** The job driver of this process: off by configuration, not started (yet, or refused), running or stopped. */
+export function jobDriverStatus(): "off" | "not started" | "running" | "stopped" {
+  if (env.JOB_DRIVER === "off") return "off";
+  const driver = globalForJobs.jobDriver;
+  if (!driver) return "not started";
+  return driver.running() ? "running" : "stopped";
+}
+
+/** Stops the job driver of this process (see TJobDriver.stop): the number of runs handed back. */
+export async function stopBackgroundJobs(deadline: number): Promise<number> {
+  const driver = globalForJobs.jobDriver;
+  return driver ? driver.stop({ deadline }) : 0;
+}

@@ -29,6 +29,7 @@ const ErrorBody: TJson = {
             "PAYLOAD_TOO_LARGE",
             "RATE_LIMITED",
             "INTERNAL_ERROR",
+            "SERVICE_UNAVAILABLE",
           ],
         },
         message: { type: "string" },
@@ -45,6 +46,7 @@ const DEFAULT_ERRORS: Record<number, string> = {
   413: "Body over 1 MiB (PAYLOAD_TOO_LARGE)",
   429: "Rate limit exceeded; see Retry-After (RATE_LIMITED)",
   500: "Internal error (INTERNAL_ERROR)",
+  503: "Database unreachable or restarting; retry after Retry-After seconds (SERVICE_UNAVAILABLE)",
 };
 
 function queryParameters(schema: z.ZodType): TJson[] {

@@ -1,3 +1,4 @@
+import { currentRequestId } from "@/lib/ops/request-context";
 import type { Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { TFxConversion } from "@/lib/fx/rates";
@@ -236,6 +237,7 @@ export async function runRules(
       recommendedAction,
       evaluated: evaluated as unknown as Prisma.InputJsonValue,
       aggregates: aggregatesByVersion as Prisma.InputJsonValue,
+      requestId: currentRequestId(),
       // everything CEL saw: replay needs nothing else
       input: decisionInput({
         variables,

@@ -1,3 +1,4 @@
+import { webhookAttempts } from "@/lib/ops/metrics";
 import { jobsPool } from "@/lib/db";
 import { batcher } from "@/lib/db-batch";
 import { WEBHOOK_RETRY_EVENT } from "@/lib/webhooks/emit";
@@ -33,6 +34,7 @@ type TAttemptToRecord = {
 export async function recordDeliveryAttempt(attempt: TAttemptToRecord): Promise<TRecordedDelivery> {
   const row = await recordOne(attemptRow(attempt, null));
   if (!row) throw new Error(`Delivery ${attempt.deliveryId} does not exist`);
+  webhookAttempts.inc({ outcome: row.status });
   return recorded(row);
 }
 
@@ -53,6 +55,7 @@ export async function recordDeliveryAttempts({
   return attempts.map((a, i) => {
     const row = rows[i];
     if (!row) throw new Error(`Delivery ${a.deliveryId} does not exist`);
+    webhookAttempts.inc({ outcome: row.status });
     return { deliveryId: a.deliveryId, ...recorded(row) };
   });
 }

@@ -1,3 +1,4 @@
+import { ruleHits, screenings } from "@/lib/ops/metrics";
 import type { Pool, PoolClient } from "pg";
 import { evaluateWithLists, liveListSource, type TListLookup } from "@/lib/lists/in-list";
 import type { ListIndex } from "@/lib/lists/list-index";
@@ -72,5 +73,7 @@ export async function decide(
       evaluateRules(rules, subject, variables, values, compileErrors, wrap),
     ),
   );
+  screenings.inc({ subject, risk_level: result.riskLevel, action: result.recommendedAction });
+  for (const hit of result.triggered) ruleHits.inc({ rule: hit.id });
   return { ...result, lookups, links: used };
 }

@@ -1,3 +1,4 @@
+import { currentRequestId } from "@/lib/ops/request-context";
 import type { TSubscriptionRef } from "@/lib/screening/hot/config";
 import { newId, type Params } from "@/lib/screening/hot/sql";
 import { webhookCtes, webhookRows, type TWebhookRows } from "@/lib/screening/hot/writes";
@@ -97,10 +98,11 @@ export function decisionWrite(
   const { riskLevel, recommendedAction, triggered, evaluated, aggregatesByVersion } = result;
   const ctes = [
     `dec AS (INSERT INTO "decisions" ("id", "clientId", "subjectType", "subjectId", "riskLevel", "recommendedAction",
-         "evaluated", "aggregates", "input", "response", "durationMs")
+         "evaluated", "aggregates", "input", "response", "durationMs", "requestId")
        VALUES (${did}, ${c}, ${p.add(subject, "text")}, ${id}, ${p.add(riskLevel, "text")},
          ${p.add(recommendedAction, "text")}, ${p.json(evaluated)}, ${p.json(aggregatesByVersion)}, ${p.json(input)},
-         ${p.json({ riskLevel, recommendedAction, triggered })}, ${p.add(durationMs, "float8")}))`,
+         ${p.json({ riskLevel, recommendedAction, triggered })}, ${p.add(durationMs, "float8")},
+         ${p.add(currentRequestId(), "text")}))`,
   ];
   // (no parameter is added that the statement would not reference: it would have no type)
   const outcome: Array<[string, string]> =

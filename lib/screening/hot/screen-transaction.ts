@@ -1,3 +1,4 @@
+import { currentRequestId } from "@/lib/ops/request-context";
 import type { Pool, PoolClient } from "pg";
 import type { TClientContext, TKeyedRead } from "@/lib/auth/api-keys";
 import { pgPool } from "@/lib/db";
@@ -423,11 +424,12 @@ async function screenOnce(
     `tu AS (INSERT INTO "transaction_updates" ("id", "clientId", "transactionId", "status", "type", "source", "occurredAt")
        VALUES (${p.add(newId(), "text")}, ${c}, ${id}, ${p.add(body.status, "text")}, '${replacedHash === null ? "submitted" : "resubmitted"}', 'api', ${occurredAt}))`,
     `d AS (INSERT INTO "decisions" ("id", "clientId", "subjectType", "subjectId", "riskLevel", "recommendedAction",
-         "evaluated", "aggregates", "input", "response", "durationMs")
+         "evaluated", "aggregates", "input", "response", "durationMs", "requestId")
        VALUES (${p.add(decisionId, "text")}, ${c}, 'transaction', ${id}, ${p.add(riskLevel, "text")},
          ${p.add(recommendedAction, "text")}, ${p.json(evaluated)}, ${p.json(aggregatesByVersion)},
          ${p.json(decisionInput({ variables, aggregates: aggregatesByVersion, timestamp: body.timestamp, fx, lookups, links }))},
-         ${p.json({ riskLevel, recommendedAction, triggered })}, ${p.add(durationMs, "float8")}))`,
+         ${p.json({ riskLevel, recommendedAction, triggered })}, ${p.add(durationMs, "float8")},
+         ${p.add(currentRequestId(), "text")}))`,
   ];
 
   // Devices, identifiers (first source wins, in the order of the Prisma path), inferred instruments.
