@@ -196,7 +196,7 @@ test("audit trail: newest first, filtered, linked to each object, exported witho
   await page.getByTestId("audit-export").click();
   const file = await (await download).path();
   const csv = readFileSync(file, "utf8");
-  const lines = csv.trim().split("\r\n");
+  const lines = csv.trim().split(/\r?\n/);
   expect(lines[0]).toBe("time,actor,actor email,action,action code,object type,object,details");
   const formula = lines.find((l) => l.includes("HYPERLINK"))!;
   expect(formula).toContain(`"'=HYPERLINK(`);

@@ -372,7 +372,7 @@ describe("audit trail", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/csv");
     expect(res.headers.get("content-disposition")).toMatch(/attachment; filename="audit-trail-/);
-    const lines = (res.body as string).trim().split("\r\n");
+    const lines = (res.body as string).trim().split(/\r?\n/);
     expect(lines[0]).toBe("time,actor,actor email,action,action code,object type,object,details");
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain("'+cmd|' /C calc'!A0");
