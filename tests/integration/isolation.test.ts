@@ -452,7 +452,7 @@ const DASHBOARD_MATRIX: Record<string, TDashCase[]> = {
     {
       role: "admin",
       params: (a) => ({ ruleId: a.ids.rule }),
-      body: () => ({ version: 1, status: "dry-run" }),
+      body: () => ({ version: 1, status: "dry-run", note: "b" }),
     },
   ],
   "POST /dashboard-api/backtests/{runId}": [
@@ -471,6 +471,12 @@ const DASHBOARD_MATRIX: Record<string, TDashCase[]> = {
     { role: "admin", params: (a) => ({ userId: a.dashboard.reviewer }) },
   ],
   "POST /dashboard-api/team/{userId}/unlock": [
+    { role: "admin", params: (a) => ({ userId: a.dashboard.reviewer }) },
+  ],
+  "POST /dashboard-api/team/{userId}/role": [
+    { role: "admin", params: (a) => ({ userId: a.dashboard.reviewer }), body: () => ({ role: "admin" }) },
+  ],
+  "POST /dashboard-api/team/{userId}/reset-password": [
     { role: "admin", params: (a) => ({ userId: a.dashboard.reviewer }) },
   ],
   "POST /dashboard-api/transactions/{transactionId}/confirm": [
@@ -535,6 +541,12 @@ const DASHBOARD_MATRIX: Record<string, TDashCase[]> = {
   ],
   "POST /dashboard-api/webhooks/deliveries/{deliveryId}/redeliver": [
     { role: "admin", params: (a) => ({ deliveryId: a.ids.delivery }) },
+  ],
+  "POST /dashboard-api/webhooks/deliveries/{deliveryId}/retry-now": [
+    { role: "admin", params: (a) => ({ deliveryId: a.ids.delivery }) },
+  ],
+  "POST /dashboard-api/webhooks/{subscriptionId}/redeliver-failed": [
+    { role: "admin", params: (a) => ({ subscriptionId: a.ids.subscription }) },
   ],
   "GET /api/reports/{reportId}/goaml": [
     { role: "reporting_officer", params: (a) => ({ reportId: a.ids.report }) },
