@@ -107,6 +107,10 @@ const SAMPLES: Record<string, TSample> = {
     }),
   },
   "GET /v1/users/{userId}": { params: { userId: USER } },
+  "GET /v1/users/{userId}/links": {
+    params: { userId: USER },
+    query: { depth: "2", kinds: "email,deviceFingerprint" },
+  },
   "PUT /v1/users/attributes/status": {
     body: () => ({
       attribute: "email",
