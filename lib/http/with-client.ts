@@ -107,14 +107,18 @@ export function toErrorResponse(err: unknown): Response {
   if (err instanceof ApiError) return errorResponse(err);
   const refused = dbInputError(err);
   if (refused) return errorResponse(refused);
+  // Nobody is left to answer, and nothing went wrong on our side: routine, not an error. Checked
+  // before the database's failures, whose network codes (ECONNRESET) it shares.
+  if (isClientAbort(err)) {
+    logDebug("client closed the connection during a /v1 request");
+    return errorResponse(new ApiError(500, "INTERNAL_ERROR", "Internal server error"));
+  }
   const unavailable = databaseUnavailable(err);
   if (unavailable) {
     logDebug("database unavailable during a /v1 request", { error: (err as Error).message });
     return errorResponse(unavailable);
   }
-  // Nobody is left to answer, and nothing went wrong on our side: routine, not an error.
-  if (isClientAbort(err)) logDebug("client closed the connection during a /v1 request");
-  else logError("unhandled error in /v1 handler", err);
+  logError("unhandled error in /v1 handler", err);
   return errorResponse(new ApiError(500, "INTERNAL_ERROR", "Internal server error"));
 }
 

@@ -155,7 +155,7 @@ describe("static cost bound", () => {
     as(admin);
     const res = await call(publishRoute, {
       params: { ruleId: "OLD" },
-      body: { version: 1, status: "dry-run" },
+      body: { version: 1, status: "dry-run", note: "publish the old version" },
     });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ type: "VALIDATION_ERROR", message: "Request validation failed" });
@@ -170,7 +170,10 @@ describe("only admins publish", () => {
     await saveRule(reviewer, { definition: definition("TRIAL", "transaction.amount > 5.0") });
     as(reviewer);
     for (const status of ["dry-run", "muted", "active"]) {
-      const res = await call(publishRoute, { params: { ruleId: "TRIAL" }, body: { version: 1, status } });
+      const res = await call(publishRoute, {
+        params: { ruleId: "TRIAL" },
+        body: { version: 1, status, note: "n" },
+      });
       expect(res.status).toBe(403);
       expectContractError(res, `reviewer publishes ${status}`);
     }
