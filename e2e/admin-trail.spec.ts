@@ -222,7 +222,10 @@ test("a reviewer and a reporting officer cannot open the audit trail", async ({ 
   await expect(officer.getByRole("heading", { name: "Not available for your role" })).toBeVisible();
   expect(
     (
-      await officer.request.post(`/dashboard-api/team/${adminId}/role`, { data: { role: "reviewer" } })
+      await officer.request.post(`/dashboard-api/team/${adminId}/role`, {
+        headers: { origin: new URL(officer.url()).origin },
+        data: { role: "reviewer" },
+      })
     ).status(),
   ).toBe(403);
   await context.close();
@@ -242,6 +245,7 @@ test.describe("webhooks", () => {
   test("retry now on a waiting delivery, redeliver all failed of a subscription", async ({ page }) => {
     await signIn(page, DEMO.admin);
     const created = await page.request.post("/dashboard-api/webhooks", {
+      headers: { origin: new URL(page.url()).origin },
       data: { url: receiver.url, events: ["user.status.block"], secret: SECRET },
     });
     expect(created.status()).toBe(200);
@@ -331,7 +335,10 @@ test.describe("webhooks", () => {
       "webhook.redelivered_failed",
       "webhook.retried_now",
     ]);
-    await page.request.post(`/dashboard-api/webhooks/${subscriptionId}/disable`, { data: {} });
+    await page.request.post(`/dashboard-api/webhooks/${subscriptionId}/disable`, {
+      headers: { origin: new URL(page.url()).origin },
+      data: {},
+    });
   });
 });
 
@@ -381,6 +388,7 @@ test("publishing a rule asks for a note, describes each status, and the page cha
 
   // leave it as the other specs expect: v1 live and active
   const restored = await page.request.post(`/dashboard-api/rules/${rule}/publish`, {
+    headers: { origin: new URL(page.url()).origin },
     data: { version: 1, status: "active", note: "Restored for the other specs" },
   });
   expect(restored.status()).toBe(200);
@@ -391,6 +399,7 @@ test("lists: a value already there is reported, its note replaced only on reques
 }) => {
   await signIn(page, DEMO.admin);
   const created = await page.request.post("/dashboard-api/lists", {
+    headers: { origin: new URL(page.url()).origin },
     data: { name: "e2e-trail-countries", kind: "country" },
   });
   expect(created.status()).toBe(200);

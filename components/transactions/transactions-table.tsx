@@ -76,7 +76,7 @@ export function TransactionsTable({
                 className={`font-mono ${linkClass}`}
                 href={`/dashboard/transactions/${encodeURIComponent(t.id)}`}
               >
-                <ClientText value={t.id} truncate maxWidth="max-w-48" />
+                <ClientText value={t.id} truncate maxWidth="max-w-40" />
               </Link>
             </Td>
             {!fixedUserId && (
@@ -86,7 +86,7 @@ export function TransactionsTable({
                     className={`block ${linkClass}`}
                     href={`/dashboard/users/${encodeURIComponent(t.userId)}`}
                   >
-                    <ClientText value={t.userName ?? t.userId} truncate maxWidth="max-w-56" />
+                    <ClientText value={t.userName ?? t.userId} truncate maxWidth="max-w-48" />
                     {t.userName && (
                       <ClientText
                         className="block font-mono text-xs text-slate-600"

@@ -57,11 +57,16 @@ export function ClientText({
 }) {
   if (value === null || value === undefined || value === "") return <span className={className}>—</span>;
   const shown = revealInvisible(value);
+  // A caller's `block` must win over the truncation's inline-block (both in one class list, the CSS
+  // order decides, and inline-block came last): a second line (an id under a name) stays a line.
+  const ownLine = /(^|\s)block(\s|$)/.test(className ?? "");
   return (
     <bdi
       className={cx(
         "[unicode-bidi:isolate]",
-        truncate ? cx("inline-block truncate align-bottom", maxWidth) : "[overflow-wrap:anywhere]",
+        truncate
+          ? cx(ownLine ? "block" : "inline-block", "truncate align-bottom", maxWidth)
+          : "[overflow-wrap:anywhere]",
         className,
       )}
       title={truncate ? shown : undefined}
