@@ -25,6 +25,8 @@ const RLO = `e2e-ring-rlo-${RUN}`;
 const OMAR = `e2e-ring-omar-${RUN}`;
 const LONG_NAME = "W".repeat(800);
 const RLO_NAME = "\u202Eevil Mallory";
+// how the page shows it: the override made visible, never applied
+const RLO_SHOWN = "\u27E8U+202E\u27E9evil Mallory";
 const RING = [ANCHOR, LONG, RLO, OMAR];
 const SHOTS = "test-results/screens";
 
@@ -109,7 +111,7 @@ test("a reviewer finds the ring on a case and blocks it in one step", async ({ p
 
   // hostile names: isolated, wrapped inside the table, nothing scrolls sideways
   const rloRow = view.locator(`[data-user-id="${RLO}"]`);
-  await expect(rloRow.locator("th bdi").first()).toHaveText(RLO_NAME);
+  await expect(rloRow.locator("th bdi").first()).toHaveText(RLO_SHOWN);
   const longRow = view.locator(`[data-user-id="${LONG}"]`);
   await expect(longRow.locator("th bdi").first()).toHaveText(LONG_NAME);
   const longBox = await longRow.locator("th a").boundingBox();

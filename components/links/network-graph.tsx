@@ -5,6 +5,7 @@ import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { canvasLabel, identifierKindLabel } from "@/components/links/identifier-kind";
 import type { TNetworkPerson, TUserNetwork } from "@/lib/links/get-user-network";
 import { formatEnum } from "@/lib/format";
+import { ClientText } from "@/components/ui/format";
 
 type TProps = {
   network: TUserNetwork;
@@ -212,8 +213,8 @@ export function NetworkGraph({ network, onOpen }: TProps) {
             aria-live="polite"
             data-testid="graph-focus"
           >
-            In focus: <bdi className="font-medium">{current.name ?? current.userId}</bdi> ({describe(current)}
-            )
+            In focus: <ClientText className="font-medium" value={current.name ?? current.userId} /> (
+            {describe(current)})
           </p>
         )
       )}

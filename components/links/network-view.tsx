@@ -13,6 +13,7 @@ import { Badge, Button, DateTime, DoneNote, LevelBadge, NoteDialog } from "@/com
 import { inputClass } from "@/components/ui/styles";
 import type { TNetworkPerson } from "@/lib/links/get-user-network";
 import { formatCount, formatEnum } from "@/lib/format";
+import { ClientText } from "@/components/ui/format";
 
 // Cytoscape draws on a canvas with browser APIs: it is never part of the server render.
 const NetworkGraph = dynamic(() => import("@/components/links/network-graph").then((m) => m.NetworkGraph), {
@@ -35,7 +36,7 @@ const personPath = (userId: string) => `/dashboard/users/${encodeURIComponent(us
 const casePath = (caseId: string) => `/dashboard/cases/${encodeURIComponent(caseId)}`;
 
 function PersonLabel({ p }: { p: Pick<TNetworkPerson, "name" | "userId"> }) {
-  return <bdi>{p.name ?? p.userId}</bdi>;
+  return <ClientText value={p.name ?? p.userId} />;
 }
 
 /**
@@ -172,8 +173,8 @@ export function NetworkView({
               <ul className="mt-1 space-y-0.5" data-testid="network-capped">
                 {network.capped.map((c) => (
                   <li key={`${c.kind}:${c.value}`} className="[overflow-wrap:anywhere]">
-                    {identifierKindLabel(c.kind)} <bdi className="font-mono text-xs">{c.value}</bdi>: shared
-                    by {formatCount(c.users, "user")}, not used for links
+                    {identifierKindLabel(c.kind)} <ClientText className="font-mono text-xs" value={c.value} />
+                    : shared by {formatCount(c.users, "user")}, not used for links
                   </li>
                 ))}
               </ul>
@@ -268,7 +269,7 @@ export function NetworkView({
                       <PersonLabel p={p} />
                     </Link>
                     <span className="block font-mono text-xs text-slate-600 [overflow-wrap:anywhere]">
-                      <bdi>{p.userId}</bdi>
+                      <ClientText value={p.userId} />
                     </span>
                     <span className="block text-xs text-slate-700">
                       {p.depth === 0 ? "This person" : p.depth === 1 ? "Direct link" : "Two steps away"}
@@ -316,7 +317,7 @@ export function NetworkView({
                         {p.via.map((v) => (
                           <li key={`${v.kind}:${v.value}`} className="[overflow-wrap:anywhere]">
                             <span className="font-medium">{identifierKindLabel(v.kind)}</span>{" "}
-                            <bdi className="font-mono text-xs">{v.value}</bdi>
+                            <ClientText className="font-mono text-xs" value={v.value} />
                             <span className="block text-xs text-slate-600">
                               Shared since <DateTime dateOnly value={v.since} /> ·{" "}
                               {formatCount(v.transactions, "transaction")} · last used{" "}
@@ -434,7 +435,7 @@ function Impact({
           >
             {people.map((p) => (
               <li key={p.userId}>
-                <bdi>{p.name ?? p.userId}</bdi> ({formatEnum(p.status).toLowerCase()})
+                <ClientText value={p.name ?? p.userId} /> ({formatEnum(p.status).toLowerCase()})
               </li>
             ))}
           </ul>
@@ -455,7 +456,7 @@ function Impact({
         >
           {cases.map((c) => (
             <li key={c.id}>
-              {formatEnum(c.priority)} case of <bdi>{c.person.name ?? c.person.userId}</bdi> (
+              {formatEnum(c.priority)} case of <ClientText value={c.person.name ?? c.person.userId} /> (
               {formatCount(c.alertCount, "alert")})
             </li>
           ))}
