@@ -32,7 +32,7 @@ test.beforeAll(async () => {
   database = await createTestDatabase("rss_shutdown");
   server = npmStart(
     serverEnvironment(PORT, database.url, {
-      SHUTDOWN_DELAY_MS: "1000",
+      SHUTDOWN_DELAY_MS: "4000",
       SHUTDOWN_GRACE_MS: "20000",
       METRICS_TOKEN: METRICS_TOKEN,
     }),
