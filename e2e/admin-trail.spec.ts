@@ -384,6 +384,11 @@ test("publishing a rule asks for a note, describes each status, and the page cha
   await expect(page.getByTestId(`version-${version}`).getByTestId("publish-note")).toContainText(
     "Trial of the reviewed reason",
   );
+  // people by name, not by email: who saved the version and who published it
+  const saved = page.getByTestId(`version-${version}`);
+  await expect(saved).toContainText("Ada Admin");
+  await expect(saved).not.toContainText(DEMO.admin.email);
+  await expect(saved.getByTestId("publish-note")).toContainText("by Ada Admin");
   await page.screenshot({ path: `${SHOTS}/rule-published-note.png`, fullPage: true });
 
   // leave it as seeded, which the other specs expect: v1 live as a dry run

@@ -93,6 +93,7 @@ test("an admin edits a live rule safely: draft, unchanged screening, backtest di
   await expect(page.getByTestId("live-version")).toContainText("v1");
   await expect(page.getByTestId("rule-status")).toHaveText("Active");
   await expect(page.getByTestId("editing-version")).toContainText("Draft v2");
+  await expect(page.getByTestId("editing-version")).toContainText("by Ada Admin");
   await page.screenshot({ path: `${SHOTS}/rules-draft-saved.png`, fullPage: true });
 
   // screening is unchanged while v2 is a draft
@@ -110,6 +111,7 @@ test("an admin edits a live rule safely: draft, unchanged screening, backtest di
   await page.getByRole("button", { name: "Run backtest" }).click();
   await expect(page.getByTestId("backtest-summary")).toContainText("Done:", { timeout: 60_000 });
   await expect(page.getByTestId("backtest-summary")).toContainText("3 of 3 transactions");
+  await expect(page.getByTestId("backtest-summary")).toContainText("by Ada Admin");
   await expect(page.getByTestId("backtest-draft-hits")).toHaveText("0");
   await expect(page.getByTestId("backtest-live-hits")).toHaveText("3");
   await expect(page.getByTestId("backtest-only-live")).toHaveText("3");

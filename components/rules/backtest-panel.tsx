@@ -10,6 +10,7 @@ import {
   ErrorNote,
   EnumLabel,
   Money,
+  PersonName,
   Table,
   Td,
   inputClass,
@@ -112,7 +113,13 @@ function Result({ run, inProgress }: { run: TBacktestRunView; inProgress: boolea
         {formatNumber(run.processed)} of {formatNumber(run.total ?? 0)}{" "}
         {run.subject === "transaction" ? "transactions" : "screenings"} from <DateTime value={run.from} /> to{" "}
         <DateTime value={run.to} />. Run <DateTime value={run.createdAt} />
-        {run.createdBy ? ` by ${run.createdBy}` : ""}.
+        {run.createdBy ? (
+          <>
+            {" "}
+            by <PersonName person={run.createdBy} />
+          </>
+        ) : null}
+        .
       </p>
       <Table head={["", `Draft v${run.draftVersion}`, live ? `Live v${run.liveVersion}` : "Live"]}>
         <tr>

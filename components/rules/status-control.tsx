@@ -14,8 +14,9 @@ import {
   ErrorNote,
   EnumLabel,
   inputClass,
+  PersonName,
 } from "@/components/ui";
-import { formatEnum } from "@/lib/format";
+import { formatEnum, type TPerson } from "@/lib/format";
 
 const LIVE_STATUSES = ["active", "dry-run", "muted"] as const;
 // Dry run and muted are evaluated alike; what differs is what the hits are for, so say that.
@@ -33,7 +34,7 @@ export type TStatusPanelRule = {
   liveVersion: number | null;
   screening: boolean;
   /** The newest draft saved after the live version, if any. */
-  draft: { version: number; createdAt: number; createdBy: string | null } | null;
+  draft: { version: number; createdAt: number; createdBy: TPerson | null } | null;
 };
 
 function StatusChoice({
@@ -166,8 +167,13 @@ export function StatusControl({
               <>
                 <span className="font-medium text-slate-900">Draft v{rule.draft.version}</span>, saved{" "}
                 <DateTime value={rule.draft.createdAt} />
-                {rule.draft.createdBy ? ` by ${rule.draft.createdBy}` : ""}. It does not screen until
-                published.
+                {rule.draft.createdBy ? (
+                  <>
+                    {" "}
+                    by <PersonName person={rule.draft.createdBy} />
+                  </>
+                ) : null}
+                . It does not screen until published.
               </>
             ) : rule.liveVersion !== null ? (
               `No draft: saving the editor creates one from v${rule.liveVersion}.`

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { textDiff } from "@/components/rules/text-diff";
 import { statusTone } from "@/components/rules/status-tone";
-import { Badge, Card, DateTime, cx } from "@/components/ui";
+import { Badge, Card, DateTime, PersonName, cx } from "@/components/ui";
 import { formatEnum } from "@/lib/format";
 import type { TRuleVersionView } from "@/lib/admin/get-rule-detail";
 
@@ -87,14 +87,21 @@ export function VersionHistory({
             <span className="text-slate-600">
               <DateTime value={v.createdAt} />
             </span>
-            <span className="truncate text-slate-600">{v.createdBy ?? "import"}</span>
+            <span className="max-w-64 truncate text-slate-600">
+              {v.createdBy ? <PersonName person={v.createdBy} /> : "import"}
+            </span>
             {v.published && (
               <span
                 className="basis-full break-words pb-1 pl-[3.25rem] text-slate-700"
                 data-testid="publish-note"
               >
                 Published <DateTime value={v.published.at} />
-                {v.published.by ? ` by ${v.published.by}` : ""}
+                {v.published.by ? (
+                  <>
+                    {" "}
+                    by <PersonName person={v.published.by} />
+                  </>
+                ) : null}
                 {v.published.note ? (
                   <>
                     : “<bdi>{v.published.note}</bdi>”

@@ -1,6 +1,8 @@
 import type { TSessionUser } from "@/lib/auth/session";
 import { RECOMMENDED_ACTIONS } from "@/lib/clients/schemas";
+import { resolvePeople } from "@/lib/dashboard-users/resolve-people";
 import { prisma } from "@/lib/db";
+import type { TPerson } from "@/lib/format";
 import { notFound } from "@/lib/http/errors";
 import type { TRuleDefinition } from "@/lib/rules/schemas";
 import { isScreening, versionToDefinition } from "@/lib/rules/write-rule-version";
@@ -9,9 +11,10 @@ export type TRuleVersionView = {
   id: string;
   version: number;
   createdAt: number;
-  createdBy: string | null;
-  /** The change note of the version's last publication, who published it (email) and when. */
-  published: { at: number; by: string | null; note: string | null } | null;
+  /** Who saved the version (null for an imported one): display name first, the email on hover. */
+  createdBy: TPerson | null;
+  /** The change note of the version's last publication, who published it and when. */
+  published: { at: number; by: TPerson | null; note: string | null } | null;
   /** The version screening uses (in the rule's status, when that status is evaluated). */
   isLive: boolean;
   definition: TRuleDefinition;
@@ -55,6 +58,10 @@ export async function getRuleDetail(
     prisma.client.findUniqueOrThrow({ where: { id: user.clientId }, select: { actions: true } }),
   ]);
   if (!rule) throw notFound("/ruleId", "Rule not found");
+  const people = await resolvePeople({
+    clientId: user.clientId,
+    emails: rule.versions.flatMap((v) => [v.createdBy, v.publishedBy]),
+  });
   const newest = rule.versions[0]?.version ?? rule.currentVersion;
   return {
     ruleId: rule.ruleId,
@@ -68,9 +75,9 @@ export async function getRuleDetail(
       id: v.id,
       version: v.version,
       createdAt: v.createdAt.getTime(),
-      createdBy: v.createdBy,
+      createdBy: people.byEmail(v.createdBy),
       published: v.publishedAt
-        ? { at: v.publishedAt.getTime(), by: v.publishedBy, note: v.publishNote }
+        ? { at: v.publishedAt.getTime(), by: people.byEmail(v.publishedBy), note: v.publishNote }
         : null,
       isLive: v.version === rule.liveVersion,
       definition: versionToDefinition(rule.ruleId, v),

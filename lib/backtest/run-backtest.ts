@@ -3,10 +3,12 @@
 // after another (each a bounded amount of work, so progress shows and stopping is not asking for
 // more); its counts and samples are stored after every batch and kept until the rule's next run.
 import type { TSessionUser } from "@/lib/auth/session";
+import { resolvePeople } from "@/lib/dashboard-users/resolve-people";
 import { pgPool, prisma } from "@/lib/db";
 import { evaluateWithLists, liveListSource } from "@/lib/lists/in-list";
 import { currentListIndexes } from "@/lib/lists/list-cache";
 import type { BacktestRun } from "@/lib/generated/prisma/client";
+import type { TPerson } from "@/lib/format";
 import { notFound, validationError } from "@/lib/http/errors";
 import type { TRuleSubject } from "@/lib/rules/schemas";
 import {
@@ -62,11 +64,13 @@ export type TBacktestRunView = {
   firstError: string | null;
   samples: TBacktestSamples;
   createdAt: number;
-  createdBy: string | null;
+  /** Who started the run: display name first, the email on hover. */
+  createdBy: TPerson | null;
   updatedAt: number;
 };
 
-function view(ruleId: string, run: BacktestRun): TBacktestRunView {
+async function view(ruleId: string, run: BacktestRun): Promise<TBacktestRunView> {
+  const people = await resolvePeople({ clientId: run.clientId, emails: [run.createdBy] });
   const samples = run.samples as Partial<TBacktestSamples>;
   return {
     id: run.id,
@@ -94,7 +98,7 @@ function view(ruleId: string, run: BacktestRun): TBacktestRunView {
       both: samples.both ?? [],
     },
     createdAt: run.createdAt.getTime(),
-    createdBy: run.createdBy,
+    createdBy: people.byEmail(run.createdBy),
     updatedAt: run.updatedAt.getTime(),
   };
 }
@@ -159,7 +163,7 @@ export async function startBacktest(
     create: { ruleRef: rule.id, ...data },
     update: data,
   });
-  return view(input.ruleId, run);
+  return await view(input.ruleId, run);
 }
 
 /** The rule's latest backtest, or null when it never ran. */
@@ -173,7 +177,7 @@ export async function latestBacktest(
   });
   if (!rule) throw notFound("/ruleId", "Rule not found");
   const run = rule.backtests[0];
-  return run ? view(ruleId, run) : null;
+  return run ? await view(ruleId, run) : null;
 }
 
 function sample(item: THistoryItem): TBacktestSample {
@@ -202,13 +206,13 @@ export async function continueBacktest(
   });
   if (!run) throw notFound("/runId", "Backtest not found");
   const ruleId = run.rule.ruleId;
-  if (run.state !== "running") return view(ruleId, run);
+  if (run.state !== "running") return await view(ruleId, run);
   if (stop) {
     const stopped = await prisma.backtestRun.update({
       where: { id: run.id },
       data: { state: "stopped", updatedAt: new Date() },
     });
-    return view(ruleId, stopped);
+    return await view(ruleId, stopped);
   }
 
   const versions = await prisma.ruleVersion.findMany({
@@ -333,5 +337,5 @@ export async function continueBacktest(
   });
   // either way the stored run is the answer (a discarded batch changes nothing)
   void updated;
-  return view(ruleId, await prisma.backtestRun.findUniqueOrThrow({ where: { id: run.id } }));
+  return await view(ruleId, await prisma.backtestRun.findUniqueOrThrow({ where: { id: run.id } }));
 }
