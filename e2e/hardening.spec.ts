@@ -1,4 +1,4 @@
-// Issue 16 in the browser: sign-in without JavaScript at 127.0.0.1, security headers, a CSP every page
+// In the browser: sign-in without JavaScript at 127.0.0.1, security headers, a CSP every page
 // passes, sign-in locks an admin lifts, the webhook delivery log after connection errors, error bodies.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -78,6 +78,9 @@ test("security headers on the dashboard, the docs and the API", async ({ page, r
       const nonce = /script-src 'self' 'nonce-([^']+)' 'strict-dynamic'/.exec(csp)?.[1];
       expect(nonce, csp).toBeTruthy();
       expect(csp).not.toContain("unsafe-eval");
+      // no inline <style> element may run (only inline style attributes, which have no selectors)
+      expect(csp).toMatch(/style-src 'self'; style-src-elem 'self' 'sha256-[^']+';/);
+      expect(csp).toContain("style-src-attr 'unsafe-inline'");
       // the page's scripts carry this response's nonce
       expect(await res.text()).toContain(`nonce="${nonce}"`);
       nonces.add(nonce!);
