@@ -180,7 +180,7 @@ export async function soak(): Promise<void> {
     // (/etc/postgresql/15/main/conf.d/90-ci.conf). Without it the tables of a soak that starts empty are
     // never analyzed, the planner reads each aggregate's group through ("clientId", "occurredAt") and
     // filters the whole window (every row of a soak), so screenings slow down linearly with the history
-    // (README, issue 11). When it is off the soak does what autovacuum would: VACUUM ANALYZE every 30 s.
+    // (docs/benchmarks.md). When it is off the soak does what autovacuum would: VACUUM ANALYZE every 30 s.
     const autovacuum = (await sql(DB_URL, "SHOW autovacuum")).rows[0]?.autovacuum === "on";
     let vacuuming = false;
     const vacuum = () => {

@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext } from "@playwright/test";
 import { DEMO } from "../prisma/seed";
 import { createApiKeyWithCli, demoClientId, expectNoAxeViolations, signIn } from "./support";
 
-// Issue 13: an admin edits a live rule safely. The edit is saved as a draft and screening does not
+// An admin edits a live rule safely. The edit is saved as a draft and screening does not
 // change; the backtest shows what publishing would change; publishing switches the live version in one
 // step; switching the rule off is its own confirmed action. Typos are caught in the editor, which
 // completes field names.

@@ -22,7 +22,7 @@ export type TConfirmation = {
 
 export const ZConfirmTransaction = z.object({
   transactionId: z.string().min(1),
-  // a confirmation is a verdict: its reasons are part of the record (issue 14)
+  // a confirmation is a verdict: its reasons are part of the record
   feedback: z.string({ error: "A note is required" }).trim().min(1, "A note is required").max(5000),
   closeAlerts: z.boolean().default(true),
 });

@@ -15,7 +15,7 @@ export const ZDashboardUserStatus = z
     /** Blocking: also settle the user's open alerts as confirmed (the block is the verdict). */
     closeAlerts: z.boolean().default(true),
   })
-  // A block is a decision about a person: its reason is part of the record (issue 14).
+  // A block is a decision about a person: its reason is part of the record.
   .refine((v) => v.status !== "blocked" || !!v.comment, {
     path: ["comment"],
     message: "A note is required to block a user",

@@ -1,4 +1,4 @@
-// Issue 13, item 5: a backtest replays every subject with stored history, sanctions rules included
+// A backtest replays every subject with stored history, sanctions rules included
 // (they read the sanctions lists exactly as screening does, instead of recording an error).
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Issue 13, item 1: versions that cannot lose coverage. Screening goes through the real route (and
+// Versions that cannot lose coverage. Screening goes through the real route (and
 // its per-process rules cache) before and after each change.
 import { describe, expect, it } from "vitest";
 import * as transactionRoute from "@/app/v1/transaction/route";
@@ -60,7 +60,7 @@ describe("rule versions", () => {
     await importRules({ clientId, rules: [LARGE] });
     expect(fired(await screen(apiKey, 30_000))).toEqual(["TX-LARGE-AMOUNT"]);
 
-    // the edit of issue 13: raise the threshold, saved as a draft (v2), by a reviewer even
+    // the edit: raise the threshold, saved as a draft (v2), by a reviewer even
     const draft = await saveRule(reviewer, {
       ruleId: LARGE.id,
       definition: { ...LARGE, condition: "transaction.amount >= 50000", status: "active" },
