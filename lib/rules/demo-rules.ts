@@ -246,3 +246,31 @@ export const DEMO_RULES: TRuleDefinition[] = [
 export async function seedDemoRules(clientId: string): Promise<void> {
   await importRules({ clientId, rules: DEMO_RULES, actor: "seed" });
 }
+
+/** Merchant onboarding rules, for the business demo client (merchant screening is for business clients). */
+export const DEMO_MERCHANT_RULES: TRuleDefinition[] = [
+  {
+    id: "MERCHANT-HIGH-RISK-MCC",
+    name: "High-risk merchant category",
+    subject: "merchant",
+    status: "active",
+    riskLevel: "high",
+    recommendedAction: "REVIEW",
+    reason: "Gambling, quasi-cash or money transfer category (MCC 7995, 6051, 4829)",
+    condition: "merchant.?mcc.orValue('') in ['7995', '6051', '4829']",
+  },
+  {
+    id: "MERCHANT-RISKY-COUNTRY",
+    name: "Merchant in a high-risk country",
+    subject: "merchant",
+    status: "active",
+    riskLevel: "very_high",
+    recommendedAction: "BLOCK",
+    reason: "Merchant registered in a high-risk country",
+    condition: `merchant.?country.orValue('') in ${RISKY_COUNTRIES}`,
+  },
+];
+
+export async function seedDemoMerchantRules(clientId: string): Promise<void> {
+  await importRules({ clientId, rules: [...DEMO_RULES, ...DEMO_MERCHANT_RULES], actor: "seed" });
+}

@@ -1,10 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { DEMO_RULES, seedDemoRules } from "@/lib/rules/demo-rules";
+import * as merchantRoute from "@/app/v1/merchantRequest/route";
+import { FEATURES } from "@/lib/clients/schemas";
+import {
+  DEMO_MERCHANT_RULES,
+  DEMO_RULES,
+  seedDemoMerchantRules,
+  seedDemoRules,
+} from "@/lib/rules/demo-rules";
 import { exportRules } from "@/lib/rules/export-rules";
 import { runRules } from "@/lib/screening/run-rules";
-import { createTestClient } from "@/tests/factories";
+import { call, createTestClient } from "@/tests/factories";
 
 const HOUR = 3_600_000;
 const NOW = Date.now() - HOUR;
@@ -46,6 +53,27 @@ async function screen(clientId: string, body: Record<string, unknown>, user: Rec
 const oldUser = { id: "u1", status: "active", createdAt: NOW - 400 * 24 * HOUR };
 
 describe("demo rules", () => {
+  it("give the business demo client merchant screening that answers with its merchant rules", async () => {
+    const { clientId, apiKey } = await createTestClient({ type: "business", features: [...FEATURES] });
+    await seedDemoMerchantRules(clientId);
+    expect((await exportRules({ clientId })).rules).toHaveLength(
+      DEMO_RULES.length + DEMO_MERCHANT_RULES.length,
+    );
+    const casino = await call(merchantRoute.POST, {
+      apiKey,
+      body: { id: "m-casino", name: "Lucky Star Casino", timestamp: NOW, mcc: "7995", country: "MT" },
+    });
+    expect(casino.status).toBe(200);
+    expect(casino.body).toMatchObject({ id: "m-casino", riskLevel: "high", recommendedAction: "REVIEW" });
+    expect(casino.body.triggered.map((t: { id: string }) => t.id)).toEqual(["MERCHANT-HIGH-RISK-MCC"]);
+    const bakery = await call(merchantRoute.POST, {
+      apiKey,
+      body: { id: "m-bakery", name: "Corner Bakery", timestamp: NOW, mcc: "5462", country: "FR" },
+    });
+    expect(bakery.status).toBe(200);
+    expect(bakery.body.triggered ?? []).toEqual([]);
+  });
+
   it("load through the seed hook and all compile", async () => {
     const { clientId } = await createTestClient();
     await seedDemoRules(clientId);
