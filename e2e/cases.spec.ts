@@ -237,4 +237,7 @@ test("a reviewer escalates a case; the reporting officer sees it with its report
   await expect(page.getByText(ERIC).first()).toBeVisible();
   await expect(page.getByText(`${ERIC}-tx-1`).first()).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/case-report-draft.png`, fullPage: true });
+  // and the report leads back to the case it was escalated from
+  await page.getByTestId("escalated-from-case").getByRole("link").click();
+  await expect(page).toHaveURL(caseUrl);
 });

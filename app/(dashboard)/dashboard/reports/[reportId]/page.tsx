@@ -5,7 +5,8 @@ import { AuditTrail } from "@/components/reports/audit-trail";
 import { ReportEditor } from "@/components/reports/report-editor";
 import { IndicatorsForm, WorkflowPanel } from "@/components/reports/report-forms";
 import { ContentTree, StatusBadge } from "@/components/reports/report-views";
-import { Badge, Card, DateTime, linkClass, PageHeader, PersonName } from "@/components/ui";
+import { Badge, Card, ClientText, DateTime, linkClass, PageHeader, PersonName } from "@/components/ui";
+import { findEscalatingCase } from "@/lib/cases/find-escalating-case";
 import { resolvePeople } from "@/lib/dashboard-users/resolve-people";
 import { formatEnum } from "@/lib/format";
 import { prisma } from "@/lib/db";
@@ -40,13 +41,14 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
     if (err instanceof ApiError && err.status === 404) notFound();
     throw err;
   }
-  const [client, extra, chain] = await Promise.all([
+  const [client, extra, chain, fromCase] = await Promise.all([
     prisma.client.findUniqueOrThrow({ where: { id: user.clientId }, select: { reportingProfile: true } }),
     prisma.report.findUniqueOrThrow({
       where: { clientId_id: { clientId: user.clientId, id: reportId } },
       select: { preparedById: true },
     }),
     verifyAuditChain({ clientId: user.clientId, reportId }),
+    findEscalatingCase({ clientId: user.clientId, reportId }),
   ]);
   const profile = readReportProfile(client.reportingProfile);
   const content = (report.content ?? {}) as TContent;
@@ -95,7 +97,19 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
           <span className="flex flex-wrap items-center gap-2">
             <StatusBadge status={report.status} />
             <Badge>{report.reportType}</Badge>
-            <span>Case {report.reportNumber ?? "—"}</span>
+            {report.reportNumber && (
+              <span>
+                Case number <ClientText value={report.reportNumber} />
+              </span>
+            )}
+            {fromCase && (
+              <span data-testid="escalated-from-case">
+                · escalated from{" "}
+                <Link href={`/dashboard/cases/${encodeURIComponent(fromCase.id)}`} className={linkClass}>
+                  case of {fromCase.subjectType} <ClientText value={fromCase.subjectId} />
+                </Link>
+              </span>
+            )}
             <span>
               · FIU ref <span data-testid="fiu-reference-number">{report.fiuReferenceNumber ?? "—"}</span>
             </span>
