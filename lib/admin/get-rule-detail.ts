@@ -1,5 +1,5 @@
 import type { TSessionUser } from "@/lib/auth/session";
-import { RECOMMENDED_ACTIONS } from "@/lib/clients/schemas";
+import { RECOMMENDED_ACTIONS } from "@/lib/risk/risk-levels";
 import { prisma } from "@/lib/db";
 import { notFound } from "@/lib/http/errors";
 import type { TRuleDefinition } from "@/lib/rules/schemas";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RECOMMENDED_ACTIONS } from "@/lib/risk/risk-levels";
 
 export const FEATURES = [
   "merchantRiskAssessment",
@@ -9,20 +10,6 @@ export const FEATURES = [
   "reporting",
 ] as const;
 export type TFeature = (typeof FEATURES)[number];
-
-export const RECOMMENDED_ACTIONS = [
-  "ALLOW",
-  "REVIEW",
-  "BLOCK",
-  "STEP_UP_AUTH",
-  "STEP_UP_KYC",
-  "STEP_UP_ID",
-  "FLAG_FOR_MONITORING",
-  "REPORT_SUSPICIOUS",
-  "MESSAGE_USER",
-  "MESSAGE_MERCHANT",
-] as const;
-export type TRecommendedAction = (typeof RECOMMENDED_ACTIONS)[number];
 
 export const ZFeature = z.enum(FEATURES);
 export const ZRecommendedAction = z.enum(RECOMMENDED_ACTIONS);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PREASSIGNED_RISK_LEVELS } from "@/lib/risk/risk-levels";
 import { ZId } from "@/lib/validation/ids";
 import { ZEmail, ZNonEmptyString, ZPastTimestamp, ZPhone, ZUserDocument } from "@/lib/users/schemas";
 
@@ -33,7 +34,7 @@ export const ZMerchantFields = z.object({
   name: ZNonEmptyString,
   timestamp: ZPastTimestamp,
   status: lowerEnum(["active", "inactive", "blocked"]).optional(),
-  riskLevel: lowerEnum(["unknown", "low", "medium", "high", "very_high"]).optional(),
+  riskLevel: lowerEnum(PREASSIGNED_RISK_LEVELS).optional(),
   mcc: z.string().optional(),
   tradingName: z.string().optional(),
   organizationId: z.string().optional(),

@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { Tx } from "@/lib/db";
+import { RISK_LEVELS } from "@/lib/risk/risk-levels";
 
 // The RiskAssessment of the contract, shared by every screening endpoint.
 
-export const RISK_LEVELS = ["low", "medium_low", "medium", "high", "very_high", "n/a"] as const;
+export { RISK_LEVELS };
 
 export const ZTriggeredRule = z.object({
   id: z.string(),
