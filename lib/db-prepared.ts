@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { boundedCache } from "@/lib/cache/bounded-cache";
 
 // A bound on the named (prepared) statements each pooled connection keeps (lib/screening/hot/README.md,
 // "Named statements"). Their names are hashes of their texts, and a text changes with every client
@@ -48,7 +49,7 @@ export function capPreparedStatements(
 ) {
   const names = new Map<string, true>();
   // names this connection sends unnamed: bounded like the named ones (the texts are)
-  const unnamed = new Set<string>();
+  const unnamed = boundedCache<true>(cap);
   const connection = (client as unknown as { connection?: TConnectionState }).connection;
   // the prototype's query, looked up per call (tests count statements by patching it)
   const send = (...args: unknown[]): unknown =>
@@ -92,8 +93,7 @@ export function capPreparedStatements(
       names.delete(config.name);
       const parsed = connection?.parsedStatements;
       if (parsed) delete parsed[config.name];
-      if (unnamed.size >= cap) unnamed.clear();
-      unnamed.add(config.name);
+      unnamed.set(config.name, true);
       // inside a transaction block the error aborted it: the caller's transaction fails as a whole
       if (!wasIdle) throw err;
       return send(withoutName(config), ...rest) as Promise<unknown>;

@@ -1,6 +1,6 @@
 import { prisma } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { recent, type TRecentStore } from "@/lib/cache/recent";
+import { recent, recentStore } from "@/lib/cache/recent";
 import { riskRank } from "@/lib/risk/risk-levels";
 
 export type TOverview = {
@@ -88,7 +88,7 @@ export async function getOverview({
 
 /** How old the overview's figures may be: a scan of a day of transactions per page view is too much. */
 export const OVERVIEW_MAX_AGE_MS = 30_000;
-const overviews: TRecentStore<TOverview> = new Map();
+const overviews = recentStore<TOverview>();
 
 /** The overview as the page shows it: computed at most every OVERVIEW_MAX_AGE_MS per client. */
 export function getRecentOverview({ clientId }: { clientId: string }): Promise<TOverview> {
