@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type pg from "pg";
 import { boundedCache } from "@/lib/cache/bounded-cache";
 
@@ -7,6 +8,14 @@ import { boundedCache } from "@/lib/cache/bounded-cache";
 // for hours: without a bound, the PostgreSQL backend would keep every statement (and its generic plan)
 // ever prepared on it. Each connection keeps the names of its statements in least-recently-used order;
 // preparing one more than the cap first deallocates the least recently used one on that connection.
+
+/**
+ * The name a statement is prepared under: a hash of its text, so a changed text gets a new name and two
+ * texts never share one. The prefix tells the statement's family apart in pg_prepared_statements.
+ */
+export function statementName(text: string, prefix = "rss_"): string {
+  return `${prefix}${createHash("sha1").update(text).digest("base64url")}`;
+}
 
 /** Named statements kept per connection (the hot path needs a few per client configuration). */
 export const PREPARED_STATEMENTS_PER_CONNECTION = 200;

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { boundedCache } from "@/lib/cache/bounded-cache";
 import { pgPool, prisma, type Tx } from "@/lib/db";
+import { statementName } from "@/lib/db-prepared";
 
 const KEY_PREFIX = "rsk_";
 
@@ -179,7 +180,7 @@ function keyedStatement(select: string): { name: string; text: string } {
   if (!statement) {
     const text = `WITH k AS (${AUTH_SQL})
      SELECT k.*, r.* FROM k LEFT JOIN LATERAL (${select}) r ON k."revokedAt" IS NULL`;
-    statement = { name: `rss_key_${createHash("sha1").update(text).digest("base64url")}`, text };
+    statement = { name: statementName(text, "rss_key_"), text };
     keyedStatements.set(select, statement);
   }
   return statement;
