@@ -3,7 +3,7 @@ import { ForbiddenError, type TSessionUser } from "@/lib/auth/session";
 import { EVALUATED_STATUSES } from "@/lib/rules/schemas";
 
 /**
- * decisions §2: only an admin publishes rules, in any status. A dry-run or muted rule runs on every
+ * docs/decisions.md §3: only an admin publishes rules, in any status. A dry-run or muted rule runs on every
  * screening like an active one, so making a version screen (publishing it, switching a rule on) is an
  * admin's. Reviewers write drafts, backtest them, switch a dry-run or muted rule off or between those
  * two; they never touch an active rule. Reporting officers only read rules.

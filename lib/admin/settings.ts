@@ -15,7 +15,7 @@ export type TSettingsView = {
   type: string;
   features: string[];
   actions: string[];
-  /** ISO 4217 code of transaction.baseAmount (decisions.md §13). */
+  /** ISO 4217 code of transaction.baseAmount (docs/decisions.md §13). */
   baseCurrency: string;
   /** A shared identifier with more users than this links nobody (user links, links.* in rules). */
   linkFanOutCap: number;

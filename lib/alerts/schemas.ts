@@ -2,7 +2,7 @@ import { z } from "zod";
 import { RISK_LEVELS } from "@/lib/risk/risk-levels";
 import { isStorableDate, STORABLE_DATE_MESSAGE } from "@/lib/validation/timestamps";
 
-// Alert review on the dashboard (decisions §7: alert.reviewed status values).
+// Alert review on the dashboard (docs/decisions.md §7: alert.reviewed status values).
 
 export const ALERT_STATUSES = ["open", "cleared", "confirmed", "escalated"] as const;
 export type TAlertStatus = (typeof ALERT_STATUSES)[number];

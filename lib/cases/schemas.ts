@@ -2,7 +2,7 @@ import { z } from "zod";
 import { RISK_LEVELS_MOST_SEVERE_FIRST } from "@/lib/risk/risk-levels";
 import { ZQueryInteger } from "@/lib/users/schemas";
 
-// Cases (decisions §12): the API's read-only views and the dashboard's actions, validated once here.
+// Cases (docs/decisions.md §12): the API's read-only views and the dashboard's actions, validated once here.
 
 export const CASE_STATUSES = ["open", "in_review", "escalated", "closed"] as const;
 export type TCaseStatus = (typeof CASE_STATUSES)[number];

@@ -72,7 +72,7 @@ export type TCreateClient = z.input<typeof ZCreateClient>;
 
 const ISO_CURRENCIES = new Set(Intl.supportedValuesOf("currency"));
 
-/** A client's base currency (decisions.md §13): an ISO 4217 code. */
+/** A client's base currency (docs/decisions.md §13): an ISO 4217 code. */
 export const ZBaseCurrency = z
   .string()
   .trim()
@@ -82,7 +82,7 @@ export const ZBaseCurrency = z
     "Expected an ISO 4217 currency code",
   );
 
-/** Users a shared identifier may have and still link them (decisions.md §14); default 50. */
+/** Users a shared identifier may have and still link them (docs/decisions.md §14); default 50. */
 export const DEFAULT_FAN_OUT_CAP = 50;
 export const MAX_FAN_OUT_CAP = 10_000;
 export const ZFanOutCap = z

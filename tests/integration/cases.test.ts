@@ -27,7 +27,7 @@ import { confirmFraud } from "@/lib/transactions/confirm-fraud";
 import { changeUserStatusFromDashboard } from "@/lib/users/change-user-status-from-dashboard";
 import { call, createTestClient } from "@/tests/factories";
 
-// Cases (decisions §12, issue 14): placement of alerts by the database, SLA due times, the actions that
+// Cases (docs/decisions.md §12): placement of alerts by the database, SLA due times, the actions that
 // work a case, escalation to a filed report, and the read-only API.
 
 const HOUR = 3_600_000;
