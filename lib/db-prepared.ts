@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import type pg from "pg";
+import { boundedCache } from "@/lib/cache/bounded-cache";
 
 // A bound on the named (prepared) statements each pooled connection keeps (lib/screening/hot/README.md,
 // "Named statements"). Their names are hashes of their texts, and a text changes with every client
@@ -6,6 +8,14 @@ import type pg from "pg";
 // for hours: without a bound, the PostgreSQL backend would keep every statement (and its generic plan)
 // ever prepared on it. Each connection keeps the names of its statements in least-recently-used order;
 // preparing one more than the cap first deallocates the least recently used one on that connection.
+
+/**
+ * The name a statement is prepared under: a hash of its text, so a changed text gets a new name and two
+ * texts never share one. The prefix tells the statement's family apart in pg_prepared_statements.
+ */
+export function statementName(text: string, prefix = "rss_"): string {
+  return `${prefix}${createHash("sha1").update(text).digest("base64url")}`;
+}
 
 /** Named statements kept per connection (the hot path needs a few per client configuration). */
 export const PREPARED_STATEMENTS_PER_CONNECTION = 200;
@@ -48,7 +58,7 @@ export function capPreparedStatements(
 ) {
   const names = new Map<string, true>();
   // names this connection sends unnamed: bounded like the named ones (the texts are)
-  const unnamed = new Set<string>();
+  const unnamed = boundedCache<true>(cap);
   const connection = (client as unknown as { connection?: TConnectionState }).connection;
   // the prototype's query, looked up per call (tests count statements by patching it)
   const send = (...args: unknown[]): unknown =>
@@ -92,8 +102,7 @@ export function capPreparedStatements(
       names.delete(config.name);
       const parsed = connection?.parsedStatements;
       if (parsed) delete parsed[config.name];
-      if (unnamed.size >= cap) unnamed.clear();
-      unnamed.add(config.name);
+      unnamed.set(config.name, true);
       // inside a transaction block the error aborted it: the caller's transaction fails as a whole
       if (!wasIdle) throw err;
       return send(withoutName(config), ...rest) as Promise<unknown>;

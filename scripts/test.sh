@@ -7,6 +7,7 @@ step() { printf '\n=== %s\n' "$1"; }
 step "lint"
 npx eslint .
 npx prettier --check . >/dev/null || { npx prettier --check . || true; echo "prettier: files above need 'npm run format'"; exit 1; }
+npm run --silent lint:cycles
 
 step "typecheck"
 npx tsc --noEmit

@@ -1,7 +1,8 @@
 import { createApiKey } from "@/lib/auth/api-keys";
 import { createClient } from "@/lib/clients/create-client";
 import { prisma } from "@/lib/db";
-import type { TFeature, TRecommendedAction } from "@/lib/clients/schemas";
+import type { TFeature } from "@/lib/clients/schemas";
+import type { TRecommendedAction } from "@/lib/risk/risk-levels";
 import { waitFor } from "@/tests/support/webhook-receiver";
 
 // Shared by tests and the seed: build clients and call route handlers without a server.

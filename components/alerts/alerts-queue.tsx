@@ -22,8 +22,8 @@ import { KeysetPager } from "@/components/ui/keyset-pager";
 import { useListFilters } from "@/components/ui/use-list-filters";
 import type { TAlertListItem } from "@/lib/alerts/list-alerts";
 import { formatEnum } from "@/lib/format";
+import { RISK_LEVELS_MOST_SEVERE_FIRST } from "@/lib/risk/risk-levels";
 
-const LEVELS = ["very_high", "high", "medium", "medium_low", "low"];
 const STATUSES = ["open", "escalated", "cleared", "confirmed", "all"];
 const UNSETTLED = new Set(["open", "escalated"]);
 
@@ -63,7 +63,7 @@ export function AlertsQueue({
         <SelectFilter
           label="Level"
           value={filters.level}
-          options={LEVELS}
+          options={RISK_LEVELS_MOST_SEVERE_FIRST}
           onChange={(level) => update({ level })}
         />
         <SelectFilter

@@ -22,6 +22,7 @@ import { FilterBar, SelectFilter, UserFilter } from "@/components/ui/filters";
 import { KeysetPager } from "@/components/ui/keyset-pager";
 import { useListFilters } from "@/components/ui/use-list-filters";
 import { formatCount, formatPerson, revealInvisible } from "@/lib/format";
+import { RISK_LEVELS_MOST_SEVERE_FIRST } from "@/lib/risk/risk-levels";
 
 type TPerson = { id: string; name: string | null; email: string };
 
@@ -33,7 +34,6 @@ const STATUSES = [
   { value: "closed", label: "Closed" },
   { value: "all", label: "All" },
 ];
-const PRIORITIES = ["very_high", "high", "medium", "medium_low", "low"];
 
 /** The reviewer's home: cases due first, filters, "Next case", bulk assignment and closure. */
 export function CaseInbox({
@@ -92,7 +92,7 @@ export function CaseInbox({
         <SelectFilter
           label="Priority"
           value={filters.priority}
-          options={PRIORITIES}
+          options={RISK_LEVELS_MOST_SEVERE_FIRST}
           onChange={(priority) => update({ priority })}
         />
         <SelectFilter

@@ -9,7 +9,8 @@ import { definitionFromForm, type TAggregateRow, type TRuleForm } from "@/compon
 import { Button, Card, ErrorNote, cx, inputClass } from "@/components/ui";
 import type { TFieldError } from "@/lib/admin/validate-rule-draft";
 import { formatEnum } from "@/lib/format";
-import { AGGREGATE_FUNCTIONS, AGGREGATE_OVER, RULE_RISK_LEVELS, RULE_SUBJECTS } from "@/lib/rules/schemas";
+import { RULE_RISK_LEVELS } from "@/lib/risk/risk-levels";
+import { AGGREGATE_FUNCTIONS, AGGREGATE_OVER, RULE_SUBJECTS } from "@/lib/rules/schemas";
 
 function Field({
   label,

@@ -1,4 +1,4 @@
-// The transaction's amount in the client's base currency and the rate used (decisions.md §13), or the
+// The transaction's amount in the client's base currency and the rate used (docs/decisions.md §13), or the
 // decision's note when no rate was known.
 import { formatDate, formatMoney, formatNumber } from "@/lib/format";
 import type { TFxConversion } from "@/lib/fx/rates";

@@ -18,7 +18,7 @@ import { KeysetPager } from "@/components/ui/keyset-pager";
 import { useListFilters } from "@/components/ui/use-list-filters";
 import { useTransactions } from "@/components/transactions/hooks";
 import type { TTransactionFilters } from "@/components/transactions/query-keys";
-import { RISK_LEVELS } from "@/lib/alerts/schemas";
+import { RISK_LEVELS } from "@/lib/risk/risk-levels";
 import { TRANSACTION_STATUSES } from "@/lib/transactions/schemas";
 
 export function TransactionsTable({

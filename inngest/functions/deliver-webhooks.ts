@@ -13,7 +13,7 @@ export const DELIVERY_BATCH_SIZE = 100;
  * deliveries, admin redeliveries): one step sends them all concurrently, each signed as a single
  * delivery is, and the next step records them all in one statement, which also schedules the
  * retries of those left pending (`webhook/delivery.retry`, continued by `deliver-webhook` on the
- * schedule of decisions §7). Sending and recording are separate steps: a POST that was answered and
+ * schedule of docs/decisions.md §7). Sending and recording are separate steps: a POST that was answered and
  * recorded is never sent again; a crash between the two may send it again (at-least-once).
  *
  * Without an Inngest server the driver hands a run every pending event up to `maxSize` at once and

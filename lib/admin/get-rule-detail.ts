@@ -1,6 +1,6 @@
 import type { TSessionUser } from "@/lib/auth/session";
-import { RECOMMENDED_ACTIONS } from "@/lib/clients/schemas";
 import { resolvePeople } from "@/lib/dashboard-users/resolve-people";
+import { RECOMMENDED_ACTIONS } from "@/lib/risk/risk-levels";
 import { prisma } from "@/lib/db";
 import type { TPerson } from "@/lib/format";
 import { notFound } from "@/lib/http/errors";

@@ -1,5 +1,5 @@
 import type { TSessionUser } from "@/lib/auth/session";
-import { recent, type TRecentStore } from "@/lib/cache/recent";
+import { recent, recentStore } from "@/lib/cache/recent";
 import { prisma } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { shownVersions } from "@/lib/rules/shown-versions";
@@ -97,7 +97,7 @@ async function ruleHits(clientId: string, now: number, withShadow: boolean): Pro
 
 // The rules page reads hit counts at most this old: each count is a scan of a week of alerts.
 const RULE_HITS_MAX_AGE_MS = 30_000;
-const recentHits: TRecentStore<THits> = new Map();
+const recentHits = recentStore<THits>();
 
 /**
  * Rules at their live versions (else newest drafts) with hit counts over 7 days. Active rules: the alerts they

@@ -1,6 +1,7 @@
 import type { TSessionUser } from "@/lib/auth/session";
 import { configureClient } from "@/lib/clients/configure-client";
-import { FEATURES, RECOMMENDED_ACTIONS, type TReportingProfile } from "@/lib/clients/schemas";
+import { FEATURES, type TReportingProfile } from "@/lib/clients/schemas";
+import { RECOMMENDED_ACTIONS } from "@/lib/risk/risk-levels";
 import { prisma } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { writeAudit } from "@/lib/admin/audit";
@@ -14,7 +15,7 @@ export type TSettingsView = {
   type: string;
   features: string[];
   actions: string[];
-  /** ISO 4217 code of transaction.baseAmount (decisions.md §13). */
+  /** ISO 4217 code of transaction.baseAmount (docs/decisions.md §13). */
   baseCurrency: string;
   /** A shared identifier with more users than this links nobody (user links, links.* in rules). */
   linkFanOutCap: number;

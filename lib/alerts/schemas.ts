@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { RISK_LEVELS } from "@/lib/risk/risk-levels";
 import { isStorableDate, STORABLE_DATE_MESSAGE } from "@/lib/validation/timestamps";
 
-// Alert review on the dashboard (decisions §7: alert.reviewed status values).
+// Alert review on the dashboard (docs/decisions.md §7: alert.reviewed status values).
 
 export const ALERT_STATUSES = ["open", "cleared", "confirmed", "escalated"] as const;
 export type TAlertStatus = (typeof ALERT_STATUSES)[number];
@@ -10,8 +11,6 @@ export const ZAlertStatus = z.enum(ALERT_STATUSES);
 export const REVIEW_STATUSES = ["cleared", "confirmed", "escalated"] as const;
 export const ZReviewStatus = z.enum(REVIEW_STATUSES);
 export type TReviewStatus = z.infer<typeof ZReviewStatus>;
-
-export const RISK_LEVELS = ["low", "medium_low", "medium", "high", "very_high", "n/a"] as const;
 
 export const ZReviewAlert = z.object({
   alertId: z.string().min(1),

@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
+import { boundedCache } from "@/lib/cache/bounded-cache";
 import { pgPool, prisma, type Tx } from "@/lib/db";
+import { statementName } from "@/lib/db-prepared";
 
 const KEY_PREFIX = "rsk_";
 
@@ -103,15 +105,13 @@ function acceptedKey(row: TKeyRow | undefined): TClientContext | null {
 
 // The client each key hash resolved to last time in this process: only a guess to plan a read that
 // travels with the key read (authenticateApiKeyWithRead), never an authorization.
-const lastClientByHash = new Map<string, TClientContext>();
-const MAX_GUESSES = 10_000;
+const lastClientByHash = boundedCache<TClientContext>(10_000);
 
 function remember(hash: string, client: TClientContext | null): void {
   if (!client) {
     lastClientByHash.delete(hash);
     return;
   }
-  if (lastClientByHash.size >= MAX_GUESSES) lastClientByHash.clear();
   lastClientByHash.set(hash, client);
 }
 
@@ -168,8 +168,7 @@ export type TKeyedRead = {
 
 // By the caller's SELECT: a screening's read is one text per client configuration (often the very
 // same string), so its statement and name are built once, not concatenated and hashed per request.
-const keyedStatements = new Map<string, { name: string; text: string }>();
-const MAX_KEYED_STATEMENTS = 500;
+const keyedStatements = boundedCache<{ name: string; text: string }>(500);
 
 /**
  * The statement of the key read with a caller's SELECT, as a named statement (planned once per
@@ -181,8 +180,7 @@ function keyedStatement(select: string): { name: string; text: string } {
   if (!statement) {
     const text = `WITH k AS (${AUTH_SQL})
      SELECT k.*, r.* FROM k LEFT JOIN LATERAL (${select}) r ON k."revokedAt" IS NULL`;
-    statement = { name: `rss_key_${createHash("sha1").update(text).digest("base64url")}`, text };
-    if (keyedStatements.size >= MAX_KEYED_STATEMENTS) keyedStatements.clear();
+    statement = { name: statementName(text, "rss_key_"), text };
     keyedStatements.set(select, statement);
   }
   return statement;

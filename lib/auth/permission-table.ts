@@ -1,4 +1,4 @@
-// The one role gate: every dashboard permission and the roles that hold it (decisions §2). Pure, so the
+// The one role gate: every dashboard permission and the roles that hold it (docs/decisions.md §3). Pure, so the
 // browser can hide what the server would refuse; the server checks it in dashboardRoute and server actions.
 import type { TDashboardRole } from "@/lib/dashboard-users/create-dashboard-user";
 

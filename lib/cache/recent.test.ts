@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { recent, type TRecentStore } from "@/lib/cache/recent";
+import { recent, recentStore } from "@/lib/cache/recent";
 
 describe("recent", () => {
   it("answers from the stored value within the ttl and computes again after it", async () => {
-    const store: TRecentStore<number> = new Map();
+    const store = recentStore<number>();
     let calls = 0;
     const compute = () => Promise.resolve(++calls);
     expect(await recent(store, "a", 1000, compute, 0)).toBe(1);
@@ -13,7 +13,7 @@ describe("recent", () => {
   });
 
   it("does not keep a failure", async () => {
-    const store: TRecentStore<number> = new Map();
+    const store = recentStore<number>();
     await expect(recent(store, "a", 1000, () => Promise.reject(new Error("down")), 0)).rejects.toThrow(
       "down",
     );

@@ -8,8 +8,7 @@ import { closeLockedCase } from "@/lib/cases/close-case";
 import { conflict } from "@/lib/reports/report-access";
 import { assertLinkedUsers } from "@/lib/links/linked-user-ids";
 import { ZMergeCases } from "@/lib/links/network-schemas";
-
-const RANK: Record<string, number> = { very_high: 5, high: 4, medium: 3, medium_low: 2, low: 1 };
+import { riskRank } from "@/lib/risk/risk-levels";
 
 /**
  * Gathers the open cases of people linked to a case's user into that case: their alerts move to it, each
@@ -62,7 +61,7 @@ export async function mergeLinkedCases({
         assertOpen(row);
         const moved = await tx.alert.updateMany({ where: { clientId, caseId: row.id }, data: { caseId } });
         alertsMoved += moved.count;
-        if ((RANK[row.priority] ?? 0) > (RANK[priority] ?? 0)) priority = row.priority;
+        if (riskRank(row.priority) > riskRank(priority)) priority = row.priority;
         if (row.dueAt < dueAt) dueAt = row.dueAt;
         if (row.lastAlertAt > lastAlertAt) lastAlertAt = row.lastAlertAt;
         userIds.push(row.subjectId);

@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { RISK_LEVELS_MOST_SEVERE_FIRST } from "@/lib/risk/risk-levels";
 import { ZQueryInteger } from "@/lib/users/schemas";
 
-// Cases (decisions §12): the API's read-only views and the dashboard's actions, validated once here.
+// Cases (docs/decisions.md §12): the API's read-only views and the dashboard's actions, validated once here.
 
 export const CASE_STATUSES = ["open", "in_review", "escalated", "closed"] as const;
 export type TCaseStatus = (typeof CASE_STATUSES)[number];
@@ -9,7 +10,7 @@ export const CASE_OUTCOMES = ["false_positive", "confirmed_fraud", "reported", "
 export type TCaseOutcome = (typeof CASE_OUTCOMES)[number];
 /** Outcomes a reviewer picks; `reported` is set only by filing the case's report. */
 export const CLOSE_OUTCOMES = ["false_positive", "confirmed_fraud", "other"] as const;
-export const CASE_PRIORITIES = ["very_high", "high", "medium", "medium_low", "low"] as const;
+export const CASE_PRIORITIES = RISK_LEVELS_MOST_SEVERE_FIRST;
 export type TCasePriority = (typeof CASE_PRIORITIES)[number];
 
 export const CASES_PAGE_DEFAULT = 20;

@@ -4,7 +4,8 @@ import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import { unlockSignIn } from "@/lib/auth/sign-in";
 import { configureClient } from "@/lib/clients/configure-client";
 import { createClient } from "@/lib/clients/create-client";
-import { FEATURES, RECOMMENDED_ACTIONS } from "@/lib/clients/schemas";
+import { FEATURES } from "@/lib/clients/schemas";
+import { RECOMMENDED_ACTIONS } from "@/lib/risk/risk-levels";
 import { prisma } from "@/lib/db";
 import {
   DashboardUserError,

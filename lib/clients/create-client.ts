@@ -1,5 +1,6 @@
 import { createApiKey } from "@/lib/auth/api-keys";
-import { RECOMMENDED_ACTIONS, ZCreateClient, type TCreateClient } from "@/lib/clients/schemas";
+import { ZCreateClient, type TCreateClient } from "@/lib/clients/schemas";
+import { RECOMMENDED_ACTIONS } from "@/lib/risk/risk-levels";
 import { prisma } from "@/lib/db";
 
 /** Creates a client and its first API key (returned once). */

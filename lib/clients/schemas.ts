@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RECOMMENDED_ACTIONS } from "@/lib/risk/risk-levels";
 
 export const FEATURES = [
   "merchantRiskAssessment",
@@ -9,20 +10,6 @@ export const FEATURES = [
   "reporting",
 ] as const;
 export type TFeature = (typeof FEATURES)[number];
-
-export const RECOMMENDED_ACTIONS = [
-  "ALLOW",
-  "REVIEW",
-  "BLOCK",
-  "STEP_UP_AUTH",
-  "STEP_UP_KYC",
-  "STEP_UP_ID",
-  "FLAG_FOR_MONITORING",
-  "REPORT_SUSPICIOUS",
-  "MESSAGE_USER",
-  "MESSAGE_MERCHANT",
-] as const;
-export type TRecommendedAction = (typeof RECOMMENDED_ACTIONS)[number];
 
 export const ZFeature = z.enum(FEATURES);
 export const ZRecommendedAction = z.enum(RECOMMENDED_ACTIONS);
@@ -85,7 +72,7 @@ export type TCreateClient = z.input<typeof ZCreateClient>;
 
 const ISO_CURRENCIES = new Set(Intl.supportedValuesOf("currency"));
 
-/** A client's base currency (decisions.md §13): an ISO 4217 code. */
+/** A client's base currency (docs/decisions.md §13): an ISO 4217 code. */
 export const ZBaseCurrency = z
   .string()
   .trim()
@@ -95,7 +82,7 @@ export const ZBaseCurrency = z
     "Expected an ISO 4217 currency code",
   );
 
-/** Users a shared identifier may have and still link them (decisions.md §14); default 50. */
+/** Users a shared identifier may have and still link them (docs/decisions.md §14); default 50. */
 export const DEFAULT_FAN_OUT_CAP = 50;
 export const MAX_FAN_OUT_CAP = 10_000;
 export const ZFanOutCap = z

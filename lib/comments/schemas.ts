@@ -3,7 +3,7 @@ import { ZId, ZIdRef } from "@/lib/validation/ids";
 import { MAX_EPOCH_MS, ZEpochMs } from "@/lib/validation/timestamps";
 import { ZNonEmptyString, ZQueryInteger } from "@/lib/users/schemas";
 
-// Comments on users (interface "Comment", "Rules and comments"; decisions §4, §9).
+// Comments on users (interface "Comment", "Rules and comments"; docs/decisions.md §4, §9).
 
 export const ZCreateComment = z.object({
   userId: ZId,

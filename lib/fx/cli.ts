@@ -1,4 +1,4 @@
-// `fx import FILE`: exchange rates for every client's base amounts (decisions.md §13).
+// `fx import FILE`: exchange rates for every client's base amounts (docs/decisions.md §13).
 import { CliError } from "@/lib/cli/args";
 import { extraCommands } from "@/lib/cli/commands";
 import { FxImportError, importFxRates } from "@/lib/fx/import-rates";

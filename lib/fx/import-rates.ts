@@ -1,4 +1,4 @@
-// `fx import FILE`: operator-loaded exchange rates (decisions.md §13), shared by every client.
+// `fx import FILE`: operator-loaded exchange rates (docs/decisions.md §13), shared by every client.
 import { basename } from "node:path";
 import { prisma } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";

@@ -52,7 +52,7 @@ function rateOn(
   return found < 0 ? null : { rate: series.rates[found]!, date: series.dates[found]! };
 }
 
-/** What a decision records about the conversion (decisions.md §13: "the decision records the rate used"). */
+/** What a decision records about the conversion (docs/decisions.md §13: "the decision records the rate used"). */
 export type TFxConversion = {
   currency: string;
   baseCurrency: string;

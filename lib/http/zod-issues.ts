@@ -8,7 +8,7 @@ function typeName(expected: string): string {
 }
 
 export function issueMessage(issue: TIssue): string | undefined {
-  // A missing field reads "Required" whatever its type (decisions §9).
+  // A missing field reads "Required" whatever its type (docs/decisions.md §9).
   if (issue.input === undefined && issue.code !== "custom" && issue.code !== "invalid_union")
     return "Required";
   switch (issue.code) {

@@ -8,7 +8,8 @@ import {
   type TStepState,
 } from "@/lib/jobs/run-store";
 import type { TInProcessRunner, TServePayload } from "@/lib/jobs/run-in-process";
-import { canonicalJson, inngestSignature } from "@/lib/jobs/serve-signature";
+import { canonicalJson } from "@/lib/json/canonical-json";
+import { inngestSignature } from "@/lib/jobs/serve-signature";
 import { logError } from "@/lib/log";
 
 // Plays the Inngest server's part for one claimed run: calls the app's serve endpoint with the

@@ -15,7 +15,7 @@ export type TSweepResult = { requested: number; failed: number };
  * statement: the pending deliveries due more than `graceMs` ago (and not swept within it) that no
  * live work holds (an undispatched outbox event, a queued or running job run, batched `events`
  * included) get the outbox event `webhook/delivery.retry` at their next position in the schedule
- * (`n` = attempts + 1, due now), so they continue where they stopped (decisions §7: no attempt is
+ * (`n` = attempts + 1, due now), so they continue where they stopped (docs/decisions.md §7: no attempt is
  * added, the total span stays bounded). A delivery swept `MAX_SWEEPS` times in a row without an
  * attempt recorded or a redelivery in between is marked failed instead (an admin can redeliver it).
  *

@@ -1,4 +1,4 @@
-// The CEL function `inList("NAME", value)` (decisions.md §10) and the evaluation it reads.
+// The CEL function `inList("NAME", value)` (docs/decisions.md §10) and the evaluation it reads.
 //
 // cel-js calls function handlers without the evaluation's variables, so the client's lists are
 // bound around one synchronous evaluation of a screening's rules (`evaluateWithLists`), exactly as

@@ -3,6 +3,7 @@
 // statement, reloaded when clients.configVersion changes: every list change bumps it through the
 // triggers of migration 20261125031000_lists), so a warm screening costs no query for lists.
 import type { Pool, PoolClient } from "pg";
+import { boundedCache, type TBoundedCache } from "@/lib/cache/bounded-cache";
 import { ListIndex, type TLoadedEntry } from "@/lib/lists/list-index";
 import { listNamesIn, usesLists } from "@/lib/lists/in-list";
 import type { TListKind } from "@/lib/lists/schemas";
@@ -12,11 +13,11 @@ export type TListMeta = { id: string; name: string; kind: TListKind; version: st
 
 type TCachedIndex = { version: string; index: ListIndex };
 
-const cache = globalThis as unknown as { listIndexes?: Map<string, TCachedIndex> };
+const cache = globalThis as unknown as { listIndexCache?: TBoundedCache<TCachedIndex> };
 const MAX_CACHED_LISTS = 5_000;
 
-function indexes(): Map<string, TCachedIndex> {
-  return (cache.listIndexes ??= new Map());
+function indexes(): TBoundedCache<TCachedIndex> {
+  return (cache.listIndexCache ??= boundedCache<TCachedIndex>(MAX_CACHED_LISTS));
 }
 
 // The version is read in the same statement as the entries it labels; expired entries never match again.
@@ -64,7 +65,6 @@ export async function loadListIndexes(
     ENTRIES_SQL,
     [clientId, stale.map((m) => m.id)],
   );
-  if (indexes().size + rows.length > MAX_CACHED_LISTS) indexes().clear();
   for (const row of rows) {
     const entries = row.entries ? (JSON.parse(row.entries) as TLoadedEntry[]) : [];
     const index = new ListIndex(row.kind, entries);

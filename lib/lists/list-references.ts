@@ -1,4 +1,4 @@
-// A rule naming a list that does not exist is rejected like a compile error (decisions.md §10).
+// A rule naming a list that does not exist is rejected like a compile error (docs/decisions.md §10).
 import { prisma } from "@/lib/db";
 import { listNamesIn, usesLists } from "@/lib/lists/in-list";
 import { compileCondition } from "@/lib/rules/cel";

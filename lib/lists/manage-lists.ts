@@ -1,4 +1,4 @@
-// The admin screens' list operations (decisions.md §10): each change is audited in its transaction.
+// The admin screens' list operations (docs/decisions.md §10): each change is audited in its transaction.
 // Domain functions trust their caller's role check (the dashboard route); tenancy is in every query.
 import { prisma } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";

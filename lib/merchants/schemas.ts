@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { PREASSIGNED_RISK_LEVELS } from "@/lib/risk/risk-levels";
 import { ZId } from "@/lib/validation/ids";
 import { ZEmail, ZNonEmptyString, ZPastTimestamp, ZPhone, ZUserDocument } from "@/lib/users/schemas";
 
-// The Merchant record of interface.md ("Merchant", "Merchant rules") and decisions §9.
+// The Merchant record of interface.md ("Merchant", "Merchant rules") and docs/decisions.md §9.
 
 const plainDecimal = z
   .string()
@@ -33,7 +34,7 @@ export const ZMerchantFields = z.object({
   name: ZNonEmptyString,
   timestamp: ZPastTimestamp,
   status: lowerEnum(["active", "inactive", "blocked"]).optional(),
-  riskLevel: lowerEnum(["unknown", "low", "medium", "high", "very_high"]).optional(),
+  riskLevel: lowerEnum(PREASSIGNED_RISK_LEVELS).optional(),
   mcc: z.string().optional(),
   tradingName: z.string().optional(),
   organizationId: z.string().optional(),
@@ -61,7 +62,7 @@ export const ZMerchantFields = z.object({
 
 /** Dependent pairs of the merchant rules; reusable on any schema extending ZMerchantFields. */
 export function checkMerchantPairs(m: z.infer<typeof ZMerchantFields>, ctx: z.RefinementCtx): void {
-  // The missing half of a dependent pair is reported at its own path (decisions §9).
+  // The missing half of a dependent pair is reported at its own path (docs/decisions.md §9).
   const limits = m.limits;
   if (limits && !limits.limitCurrencyCode) {
     const sent = LIMIT_AMOUNTS.filter((k) => limits[k] !== undefined);

@@ -1,16 +1,9 @@
 import type { Tx } from "@/lib/db";
+import { canonicalJson } from "@/lib/json/canonical-json";
 import type { TMerchant } from "@/lib/merchants/schemas";
 
-// jsonb does not keep key order, so bodies are compared with sorted keys.
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === "object" && !Array.isArray(v)
-      ? Object.fromEntries(
-          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-        )
-      : v,
-  );
-}
+// lib/screening/hot still imports canonicalJson from here.
+export { canonicalJson };
 
 /** The body as stored for an existing merchant: its `timestamp` stays the first one received. */
 export function keepFirstTimestamp(merchant: TMerchant, createdAt: Date): TMerchant {
@@ -45,7 +38,8 @@ export async function upsertMerchant(
   const previous = rows[0];
   if (!previous) throw new Error(`merchant ${merchant.id} vanished during upsert`);
   const kept = keepFirstTimestamp(merchant, previous.createdAt);
-  // An identical resend (a retried request) is not a correction and leaves no history.
+  // An identical resend (a retried request) is not a correction and leaves no history; jsonb does not keep
+  // key order, so bodies are compared with sorted keys.
   if (canonicalJson(previous.data) === canonicalJson(kept)) return { created: false };
 
   await tx.merchantVersion.create({

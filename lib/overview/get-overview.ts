@@ -1,7 +1,7 @@
 import { prisma } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { recent, type TRecentStore } from "@/lib/cache/recent";
-import { RISK_LEVELS } from "@/lib/screening/assessment";
+import { recent, recentStore } from "@/lib/cache/recent";
+import { riskRank } from "@/lib/risk/risk-levels";
 
 export type TOverview = {
   /** 24 hourly buckets, oldest first, of transactions screened (by screening time). */
@@ -78,7 +78,7 @@ export async function getOverview({
     // most severe first, as a reviewer reads risk (not by count)
     byRiskLevel: [...byLevel.entries()]
       .map(([key, count]) => ({ key, count }))
-      .sort((a, b) => severity(b.key) - severity(a.key)),
+      .sort((a, b) => riskRank(b.key) - riskRank(a.key)),
     byAction: sorted(byAction),
     openAlerts: { count: Math.min(open, OPEN_ALERTS_CAP), capped: open > OPEN_ALERTS_CAP },
     topRules7d: topRules.map((r) => ({ ruleId: r.ruleId, ruleName: r.ruleName, count: Number(r.count) })),
@@ -86,15 +86,9 @@ export async function getOverview({
   };
 }
 
-/** very_high 4 … low 0; n/a and unknown levels last. */
-function severity(level: string): number {
-  const i = (RISK_LEVELS as readonly string[]).indexOf(level);
-  return i === -1 || level === "n/a" ? -1 : i;
-}
-
 /** How old the overview's figures may be: a scan of a day of transactions per page view is too much. */
 export const OVERVIEW_MAX_AGE_MS = 30_000;
-const overviews: TRecentStore<TOverview> = new Map();
+const overviews = recentStore<TOverview>();
 
 /** The overview as the page shows it: computed at most every OVERVIEW_MAX_AGE_MS per client. */
 export function getRecentOverview({ clientId }: { clientId: string }): Promise<TOverview> {

@@ -4,7 +4,7 @@ import { ZEpochMs } from "@/lib/validation/timestamps";
 import { ZRiskAssessment } from "@/lib/screening/assessment";
 import { ZPastTimestamp } from "@/lib/users/schemas";
 
-// Payment instrument request of interface.md ("Payment instrument") and walletVerification of decisions §5.
+// Payment instrument request of interface.md ("Payment instrument") and walletVerification of docs/decisions.md §5.
 
 const str = z.string().optional();
 

@@ -8,7 +8,7 @@ function check(a: string | undefined, b: string | undefined, normalize: (s: stri
   return normalize(a) === normalize(b) ? "match" : "mismatch";
 }
 
-/** Wallet ownership: the wallet's tax id and phone compared with the stored user's (decisions §5). */
+/** Wallet ownership: the wallet's tax id and phone compared with the stored user's (docs/decisions.md §5). */
 export function verifyWallet(
   wallet: { taxNumberId?: string; phone?: string },
   user: { taxNumberId?: string; phone?: { phone?: string } } | null,

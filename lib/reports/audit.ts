@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { prisma, type Tx } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { canonicalJson } from "@/lib/json/canonical-json";
 
 // The report audit trail: append-only and hash-chained. Each entry's hash covers the entry and the previous
 // entry's hash, so editing, reordering or removing an earlier row breaks every later link.
@@ -29,18 +30,8 @@ type THashed = {
   at: Date;
 };
 
-// jsonb does not keep key order, so entries are hashed with sorted keys.
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === "object" && !Array.isArray(v)
-      ? Object.fromEntries(
-          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-        )
-      : v,
-  );
-}
-
 export function entryHash(entry: THashed, prevHash: string): string {
+  // jsonb does not keep key order, so entries are hashed with sorted keys.
   const canonical = canonicalJson({
     clientId: entry.clientId,
     reportId: entry.reportId,

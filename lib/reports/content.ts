@@ -1,4 +1,4 @@
-// The goAML-shaped content of a report (decisions §8). Keys are goAML element names so the XML is a
+// The goAML-shaped content of a report (docs/decisions.md §8). Keys are goAML element names so the XML is a
 // mechanical rendering; a required value that could not be derived is null, which is what makes a
 // report "incomplete". Optional elements that are unknown are simply absent.
 

@@ -1,3 +1,4 @@
+import { canonicalJson } from "@/lib/json/canonical-json";
 import { type TContent, type TContentNode } from "@/lib/reports/content";
 import { checkStored, describeType, fieldLabel } from "@/lib/reports/goaml/check-value";
 import type { TElementDecl, TEnumValue, TGoamlSchema } from "@/lib/reports/goaml/schema";
@@ -59,17 +60,6 @@ const ROLES: Record<string, string> = {
   entity: "reported entity",
   t_conductor: "conductor",
 };
-
-function canonical(node: TContentNode | undefined): string {
-  if (Array.isArray(node)) return `[${node.map(canonical).join(",")}]`;
-  if (isObj(node))
-    return `{${Object.keys(node)
-      .filter((k) => node[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical(node[k])}`)
-      .join(",")}}`;
-  return JSON.stringify(node ?? null);
-}
 
 function partyTitle(node: TObj, typeName: string): string {
   const text = (v: TContentNode | undefined) =>
@@ -139,7 +129,7 @@ export function buildEditor(content: TContent, schema: TGoamlSchema, missing: st
         } else if (PARTY.test(typeName) || path === "") {
           const role = ROLES[child.name] ?? fieldLabel(child.name).toLowerCase();
           const title = path === "" ? fieldLabel(child.name) : partyTitle(item, typeName);
-          const key = path === "" ? p : `${typeName}:${canonical(item)}`;
+          const key = path === "" ? p : `${typeName}:${canonicalJson(item)}`;
           containers.push({
             key,
             title,

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { boundedCache } from "@/lib/cache/bounded-cache";
 import { incompletePaths, type TContent, type TContentNode } from "@/lib/reports/content";
 import { checkStored } from "@/lib/reports/goaml/check-value";
 import {
@@ -19,13 +20,12 @@ export const GENERIC_SCHEMA_NAME = "the generic goAML 5.0.1 schema";
 
 export type TActiveSchema = { name: string; generic: boolean; xsd: string; schema: TGoamlSchema };
 
-const parsed = new Map<string, TGoamlSchema>();
+const parsed = boundedCache<TGoamlSchema>(16);
 
 function readCached(xsd: string): TGoamlSchema {
   const hit = parsed.get(xsd);
   if (hit) return hit;
   const schema = readGoamlSchema(xsd);
-  if (parsed.size > 16) parsed.clear();
   parsed.set(xsd, schema);
   return schema;
 }

@@ -9,7 +9,7 @@ import { conflict, lockReport } from "@/lib/reports/report-access";
 import { reportVerdict, verdictReasons } from "@/lib/reports/report-verdict";
 import { readReportProfile, type TReportStatus } from "@/lib/reports/schemas";
 
-// decisions §8: draft → pending_review → submitted → rejected / resubmission_required → amended, or archived.
+// docs/decisions.md §8: draft → pending_review → submitted → rejected / resubmission_required → amended, or archived.
 export const TRANSITIONS: Record<TReportStatus, readonly TReportStatus[]> = {
   draft: ["pending_review", "archived"],
   pending_review: ["submitted", "draft", "archived"],
@@ -176,7 +176,7 @@ export async function transitionReport({
       }
       await tx.report.update({ where: { clientId_id: { clientId, id: reportId } }, data });
       await appendAudit(tx, { clientId, reportId, actor, action: "status_changed", changes, at: now });
-      // decisions §12: filing the report of an escalated case closes that case as reported
+      // docs/decisions.md §12: filing the report of an escalated case closes that case as reported
       if (to === "submitted")
         await closeReportedCase(tx, {
           clientId,

@@ -9,6 +9,7 @@
 //   accepted and rewritten to `size(merchant) > 0`.
 // - Optional chaining is on: `merchant.?status.orValue("") == "blocked"` never errors.
 import type { Environment, ASTNode } from "@marcbachmann/cel-js";
+import { boundedCache } from "@/lib/cache/bounded-cache";
 import {
   OVER_DECLARATIONS,
   resolvePath as resolveDeclared,
@@ -351,8 +352,7 @@ export type TCompiledRule = {
 };
 
 // Rule versions are immutable, so a compiled version is valid forever; the cap only bounds memory.
-const compiledByVersion = new Map<string, TCompiledRule>();
-const MAX_CACHED_VERSIONS = 5_000;
+const compiledByVersion = boundedCache<TCompiledRule>(5_000);
 
 type TCompilableVersion = {
   id: string;
@@ -372,7 +372,6 @@ export function compiledRuleVersion(version: TCompilableVersion): TCompiledRule 
     condition: compileCondition(version.subject as TRuleSubject, version.condition),
     wheres,
   };
-  if (compiledByVersion.size >= MAX_CACHED_VERSIONS) compiledByVersion.clear();
   compiledByVersion.set(version.id, compiled);
   return compiled;
 }

@@ -15,7 +15,7 @@ export { RuleImportError } from "@/lib/rules/validate-rule";
  * Imports rules all-or-nothing: any invalid rule imports nothing and every bad rule is named.
  * Each imported rule gets a new immutable version, also when identical to the current one,
  * so the version history records every import; it becomes the live version with the file's status
- * (decisions §2). Drafts saved in the dashboard stay drafts.
+ * (docs/decisions.md §2). Drafts saved in the dashboard stay drafts.
  */
 export async function importRules({
   clientId,

@@ -3,17 +3,16 @@
 // author chooses the pattern. RE2 refuses what it cannot match in linear time (backreferences,
 // lookaround), which is also what CEL's specification says `matches` accepts.
 import { RE2JS } from "re2js";
+import { boundedCache } from "@/lib/cache/bounded-cache";
 
-const compiled = new Map<string, RE2JS>();
 // patterns come from rule versions (a few per rule), or from data when a rule passes one along
-const MAX_CACHED_PATTERNS = 1_000;
+const compiled = boundedCache<RE2JS>(1_000);
 
 /** The pattern compiled; throws RE2's syntax error when it refuses the pattern. */
 function compile(pattern: string): RE2JS {
   let re = compiled.get(pattern);
   if (!re) {
     re = RE2JS.compile(pattern);
-    if (compiled.size >= MAX_CACHED_PATTERNS) compiled.clear();
     compiled.set(pattern, re);
   }
   return re;

@@ -112,7 +112,7 @@ function withFields(base: TFieldType, extra: Record<string, TFieldType>): TField
 const STORED = { status: STRING, createdAt: DOUBLE };
 
 const TRANSACTION = withFields(fieldTypeOf(ZTransactionFields), {
-  // decisions §13: the amount in the client's base currency, absent when no rate is known
+  // docs/decisions.md §13: the amount in the client's base currency, absent when no rate is known
   baseAmount: DOUBLE,
 });
 const STORED_USER = withFields(fieldTypeOf(ZUser), STORED);
@@ -143,7 +143,7 @@ export const RULE_FUNCTIONS = [
     signature: "sanctionsScore(string, string): double",
     doc: "Best sanctions match of a full name and birth date (YYYY-MM-DD), 0..1",
   },
-  // decisions §10: whether the value is in the client's named list (IP values match CIDR entries)
+  // docs/decisions.md §10: whether the value is in the client's named list (IP values match CIDR entries)
   {
     signature: "inList(string, dyn): bool",
     doc: 'Whether a value is in the named list: inList("list", value)',

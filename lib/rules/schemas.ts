@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RULE_RISK_LEVELS } from "@/lib/risk/risk-levels";
 
 export const RULE_SUBJECTS = ["transaction", "user", "merchant", "paymentInstrument", "event"] as const;
 export type TRuleSubject = (typeof RULE_SUBJECTS)[number];
@@ -7,9 +8,6 @@ export const RULE_STATUSES = ["active", "inactive", "draft", "archived", "muted"
 export type TRuleStatus = (typeof RULE_STATUSES)[number];
 /** Statuses whose rules are evaluated on every screening (only `active` decides the answer). */
 export const EVALUATED_STATUSES: readonly TRuleStatus[] = ["active", "dry-run", "muted"];
-
-export const RULE_RISK_LEVELS = ["low", "medium_low", "medium", "high", "very_high"] as const;
-export type TRuleRiskLevel = (typeof RULE_RISK_LEVELS)[number];
 
 export const AGGREGATE_FUNCTIONS = ["count", "sum", "avg", "min", "max", "countDistinct"] as const;
 export type TAggregateFunction = (typeof AGGREGATE_FUNCTIONS)[number];

@@ -1,4 +1,4 @@
-import { RECOMMENDED_ACTIONS } from "@/lib/clients/schemas";
+import { RECOMMENDED_ACTIONS } from "@/lib/risk/risk-levels";
 import { listReferenceErrors } from "@/lib/lists/list-references";
 import { ruleProblems, type TRuleProblem } from "@/lib/rules/cel";
 import { ZRuleDefinition, type TRuleDefinition } from "@/lib/rules/schemas";

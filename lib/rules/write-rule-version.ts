@@ -17,7 +17,7 @@ export type TWrittenVersion = {
  * so concurrent edits of one rule get distinct version numbers.
  *
  * `publish` makes the new version the live one with the definition's status (an import is a
- * deployment: decisions §2, "re-importing an id creates a new version of that rule"). Without it
+ * deployment: docs/decisions.md §2, "re-importing an id creates a new version of that rule"). Without it
  * the version is a draft: stored with status `draft`, and the rule keeps its live version and
  * status, so saving a draft never changes what screens (a new rule starts as `draft`, not live).
  */

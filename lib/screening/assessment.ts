@@ -1,10 +1,12 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { Tx } from "@/lib/db";
+import { canonicalJson } from "@/lib/json/canonical-json";
+import { RISK_LEVELS } from "@/lib/risk/risk-levels";
 
 // The RiskAssessment of the contract, shared by every screening endpoint.
 
-export const RISK_LEVELS = ["low", "medium_low", "medium", "high", "very_high", "n/a"] as const;
+export { RISK_LEVELS };
 
 export const ZTriggeredRule = z.object({
   id: z.string(),
@@ -51,26 +53,7 @@ export function assessment(
   };
 }
 
-/** Stable JSON (sorted keys) so that the same body always hashes the same. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) {
-    let out = "[";
-    for (let i = 0; i < value.length; i++) out += (i ? "," : "") + canonicalJson(value[i]);
-    return `${out}]`;
-  }
-  if (value && typeof value === "object") {
-    const object = value as Record<string, unknown>;
-    // sort() without a comparator orders by UTF-16 code units, as `<` does
-    const keys = Object.keys(object).sort();
-    let out = "";
-    for (const key of keys) {
-      const v = object[key];
-      if (v !== undefined) out += `${out ? "," : ""}${JSON.stringify(key)}:${canonicalJson(v)}`;
-    }
-    return `{${out}}`;
-  }
-  return JSON.stringify(value) ?? "null";
-}
+export { canonicalJson };
 
 export function bodyHash(value: unknown): string {
   return createHash("sha256").update(canonicalJson(value)).digest("hex");

@@ -3,7 +3,7 @@ import { isStorableDate, STORABLE_DATE_MESSAGE } from "@/lib/validation/timestam
 import { prisma } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { decodeCursor, encodeCursor } from "@/lib/alerts/keyset-cursor";
-import { RISK_LEVELS } from "@/lib/alerts/schemas";
+import { RISK_LEVELS } from "@/lib/risk/risk-levels";
 import { TRANSACTION_STATUSES } from "@/lib/transactions/schemas";
 
 // Kept beside the function rather than in schemas.ts: a dashboard-only query shape, not part of /v1.

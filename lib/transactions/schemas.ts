@@ -28,7 +28,7 @@ export const ZTransactionStatus = z.enum(TRANSACTION_STATUSES);
 
 export { ZCurrencyCode } from "@/lib/transactions/payment-methods";
 
-/** Not in the future and not older than 365 days (decisions §9). */
+/** Not in the future and not older than 365 days (docs/decisions.md §9). */
 export const ZRecentTimestamp = z.number().superRefine((value, ctx) => {
   const now = Date.now();
   if (value > now + FUTURE_SKEW_MS)

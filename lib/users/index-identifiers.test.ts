@@ -6,7 +6,7 @@ import {
 } from "@/lib/users/index-identifiers";
 
 describe("identifiersFromPaymentMethods", () => {
-  it("reads every attribute of decisions §5 from transaction-shaped objects", () => {
+  it("reads every attribute of docs/decisions.md §5 from transaction-shaped objects", () => {
     expect(
       identifiersFromPaymentMethods({
         bank: { accountNumber: "123 456", ibanFull: "GB82 WEST 1234 5698 7654 32" },

@@ -1,7 +1,7 @@
 import type { Tx } from "@/lib/db";
 import { ATTRIBUTES } from "@/lib/users/schemas";
 
-// The identifier index behind PUT /v1/users/attributes/status (decisions §5): every write that
+// The identifier index behind PUT /v1/users/attributes/status (docs/decisions.md §5): every write that
 // links a user to a phone, email, device or payment method adds a row, so blocking by attribute
 // is one indexed lookup on (clientId, kind, value).
 

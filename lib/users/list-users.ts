@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { prisma } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { RISK_LEVELS } from "@/lib/alerts/schemas";
+import { RULE_RISK_LEVELS } from "@/lib/risk/risk-levels";
 import { STORED_USER_STATUSES } from "@/lib/users/schemas";
 
 // Dashboard users list (not part of /v1): search by id, name or email prefix, status filter, keyset by id;
@@ -42,7 +42,7 @@ export type TRiskSource = "open_alerts" | "latest_transaction" | "onboarding";
 
 const UNSETTLED_ALERT_STATUSES = ["open", "escalated"];
 // Risk levels from the least to the most severe ("n/a" ranks lowest), for max() over alert levels.
-const LEVEL_ORDER = ["n/a", ...RISK_LEVELS.filter((l) => l !== "n/a")];
+const LEVEL_ORDER = ["n/a", ...RULE_RISK_LEVELS];
 
 /** LIKE pattern for "starts with", the user's %, _ and \\ taken literally. */
 function prefixPattern(q: string): string {

@@ -3,7 +3,7 @@ import { ZId, ZIdRef } from "@/lib/validation/ids";
 import { ZEpochMs } from "@/lib/validation/timestamps";
 
 // Shared shapes of users, addresses, documents and devices (interface.md "User", "Address",
-// decisions.md §5 "UserDevice"). Unknown fields are stripped (decisions §4).
+// docs/decisions.md §5 "UserDevice"). Unknown fields are stripped (docs/decisions.md §4).
 
 /**
  * Timestamps may not be in the future. A client clock a few seconds ahead of ours is not an error:

@@ -20,7 +20,7 @@ const { countAllRows, discoverActions, discoverDashboardRoutes, expectContractEr
 const ROLES = ["admin", "reviewer", "reporting_officer"] as const;
 type TRole = (typeof ROLES)[number];
 
-// decisions §2, pinned: only admins manage keys, webhooks, settings and the team; only reporting
+// docs/decisions.md §3, pinned: only admins manage keys, webhooks, settings and the team; only reporting
 // officers and admins see reports; reporting officers read the reviewers' work but do not change it.
 const PINNED: Record<string, readonly TRole[]> = {
   "GET /dashboard-api/api-keys": ["admin"],

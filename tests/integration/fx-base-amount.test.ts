@@ -1,4 +1,4 @@
-// One currency for amounts (decisions.md §13): fx import, transaction.baseAmount in rules and
+// One currency for amounts (docs/decisions.md §13): fx import, transaction.baseAmount in rules and
 // aggregates, the rate recorded on the decision, the note when no rate is known.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// links.* in rules (decisions.md §14) through the API: what fires and when, the values recorded on the
+// links.* in rules (docs/decisions.md §14) through the API: what fires and when, the values recorded on the
 // decision and shown in the explanation, and the cost: one statement more per screening when a live
 // rule calls links.*, none otherwise (counted at pg.Client#query, API key read included).
 import pg from "pg";

@@ -1,4 +1,4 @@
-// Client lists (decisions.md §10): CLI import/export, inList in rules (emails, countries, IPv4/IPv6
+// Client lists (docs/decisions.md §10): CLI import/export, inList in rules (emails, countries, IPv4/IPv6
 // CIDRs, expiry), unknown lists refused at import, admin routes (audited), and a change seen by the
 // very next screening.
 import { spawnSync } from "node:child_process";

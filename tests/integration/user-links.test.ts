@@ -1,4 +1,4 @@
-// GET /v1/users/{userId}/links and findUserLinks against a generated network (decisions.md §14).
+// GET /v1/users/{userId}/links and findUserLinks against a generated network (docs/decisions.md §14).
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db";
 import { findUserLinkDetails, findUserLinks } from "@/lib/links/find-user-links";

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 
-// decisions §7 in production: loopback and private-network targets are refused unless
+// docs/decisions.md §7 in production: loopback and private-network targets are refused unless
 // WEBHOOK_ALLOW_PRIVATE_TARGETS=true. lib/env reads the environment at import, hence vi.hoisted.
 vi.hoisted(() => {
   (process.env as Record<string, string>).NODE_ENV = "production";

@@ -18,7 +18,7 @@ export type TActionState = {
   fieldErrors?: Record<string, string>;
 };
 
-// Only reporting officers change reports (decisions §3); admins may look.
+// Only reporting officers change reports (docs/decisions.md §3); admins may look.
 async function officer(): Promise<{ clientId: string; actor: TActor }> {
   const user = await requirePermission("reports.edit");
   return { clientId: user.clientId, actor: { type: "dashboard", id: user.id } };
