@@ -262,7 +262,8 @@ if (SKIP_LOAD) {
   migrate(); // a new migration (an index) applies to the kept database
   await db.connect();
   const found = await db.query<{ id: string }>(`SELECT "id" FROM "clients" WHERE "name" = $1`, [CLIENT_NAME]);
-  if (!found.rows[0]) throw new Error(`no loaded client in ${DB_URL}: run once without BENCH_LINKS_SKIP_LOAD`);
+  if (!found.rows[0])
+    throw new Error(`no loaded client in ${DB_URL}: run once without BENCH_LINKS_SKIP_LOAD`);
   clientId = found.rows[0].id;
   log(`reusing the loaded database (client ${clientId})`);
 } else {
@@ -319,7 +320,11 @@ log(`load average (1 min) at the start of the measurement: ${load1}; ${RUNS} cal
 log("| read | result | p50 | p95 |");
 log("|---|---|---|---|");
 for (const depth of [1, 2] as const) {
-  await measure(`GET /v1/users/{userId}/links depth ${depth}`, () => getUserLinks({ clientId, userId: TARGET, depth }), linksOf);
+  await measure(
+    `GET /v1/users/{userId}/links depth ${depth}`,
+    () => getUserLinks({ clientId, userId: TARGET, depth }),
+    linksOf,
+  );
 }
 for (const depth of [1, 2] as const) {
   await measure(

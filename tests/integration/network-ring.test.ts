@@ -199,6 +199,85 @@ describe("GET /dashboard-api/users/{userId}/network", () => {
     expect(phones.body.people.map((p: { userId: string }) => p.userId)).toEqual(["anchor"]);
   });
 
+  it("lists counterparties: who the person paid and who paid them, filtered by kind and time", async () => {
+    const now = Date.now();
+    const pay = async (t: TTenant, id: string, userId: string, recipient: object, agoMs: number) => {
+      const res = await call(postTransaction, {
+        apiKey: t.apiKey,
+        body: {
+          id,
+          userId,
+          status: "APPROVED",
+          currencyCode: "EUR",
+          amount: 10,
+          timestamp: now - agoMs,
+          recipient,
+        },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    };
+    const HOUR = 3_600_000;
+    await pay(A, "pay-lone-1", "anchor", { id: "lone" }, 3 * HOUR);
+    await pay(A, "pay-lone-2", "anchor", { id: "lone" }, 2 * HOUR);
+    const account = { paymentMethod: "bank", bank: { accountNumber: "NL91ABNA0417164300" } };
+    await pay(A, "pay-account", "anchor", account, 10 * 24 * HOUR);
+    // an id this client never stored (it is another client's user): shown as an id, nothing of B's
+    await user(B, "b-payee", { firstName: "Secret", lastName: "Of B" });
+    await pay(A, "pay-b-id", "anchor", { id: "b-payee" }, 4 * HOUR);
+    await pay(A, "pay-from-far", "far", { id: "anchor" }, HOUR);
+    // another client paying its own "anchor" id: not this client's counterparty
+    await pay(B, "pay-b-anchor", "b-twin", { id: "anchor" }, HOUR);
+
+    as(A);
+    const read = (query: Record<string, string> = {}) =>
+      call(getNetwork, { path: "/x", params: { userId: "anchor" }, query });
+    const all = await read();
+    expect(all.status, JSON.stringify(all.body)).toBe(200);
+    const row = (c: {
+      direction: string;
+      userId: string | null;
+      account: string | null;
+      transactions: number;
+    }) => [c.direction, c.userId, c.account, c.transactions];
+    expect(all.body.counterparties.map(row)).toEqual([
+      ["sent", "lone", null, 2],
+      ["received", "far", null, 1],
+      ["sent", "b-payee", null, 1],
+      ["sent", null, "NL91ABNA0417164300", 1],
+    ]);
+    expect(all.body.counterparties[0]).toMatchObject({
+      name: "Lone Wolf",
+      status: "active",
+      wallet: null,
+      firstAt: expect.any(Number),
+      lastAt: expect.any(Number),
+    });
+    expect(all.body.counterparties[0].lastAt - all.body.counterparties[0].firstAt).toBe(HOUR);
+    expect(all.body.counterparties[2]).toMatchObject({ userId: "b-payee", name: null, status: null });
+    expect(JSON.stringify(all.body)).not.toContain("Secret");
+    expect(all.body.counterpartiesTruncated).toBe(false);
+    // the people linked by identifiers are unchanged: payments link by counterparty only
+    expect(new Set(all.body.people.map((p: { userId: string }) => p.userId))).toEqual(
+      new Set(["anchor", "long", "rlo"]),
+    );
+
+    // only counterparties: nobody through an identifier; only identifiers: no counterparty
+    const onlyPayments = await read({ kinds: "counterparty" });
+    expect(onlyPayments.status).toBe(200);
+    expect(onlyPayments.body.people.map((p: { userId: string }) => p.userId)).toEqual(["anchor"]);
+    expect(onlyPayments.body.counterparties).toHaveLength(4);
+    const onlyDevices = await read({ kinds: "deviceFingerprint" });
+    expect(onlyDevices.body.counterparties).toEqual([]);
+    expect(onlyDevices.body.people).toHaveLength(3);
+    // time: the payment to the account ten days ago is left out of the last day
+    const lastDay = await read({ since: String(now - 24 * HOUR) });
+    expect(lastDay.body.counterparties.map(row)).toEqual([
+      ["sent", "lone", null, 2],
+      ["received", "far", null, 1],
+      ["sent", "b-payee", null, 1],
+    ]);
+  });
+
   it("answers 400 for bad filters and 404 for an unknown user", async () => {
     as(A);
     const bad: Record<string, string>[] = [{ depth: "3" }, { kinds: "shoeSize" }, { since: "yesterday" }];
