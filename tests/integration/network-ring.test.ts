@@ -22,6 +22,7 @@ const { POST: postTransaction } = await import("@/app/v1/transaction/route");
 const { POST: subscribe } = await import("@/app/v1/webhooks/route");
 const { GET: getNetwork } = await import("@/app/dashboard-api/users/[userId]/network/route");
 const { POST: postRingStatus } = await import("@/app/dashboard-api/users/[userId]/network/status/route");
+const { POST: postUserStatus } = await import("@/app/dashboard-api/users/[userId]/status/route");
 const { POST: postMerge } = await import("@/app/dashboard-api/cases/[caseId]/merge/route");
 
 type TRole = "admin" | "reviewer" | "reporting_officer";
@@ -546,5 +547,46 @@ describe("ring actions", () => {
     );
     await deliverPending(A.clientId);
     expect(receiver.received.filter((r) => r.event.startsWith("user.status"))).toEqual([]);
+  });
+
+  it("a ring block sends exactly what a single block sends: the same signed user.status.block", async () => {
+    as(A);
+    receiver.received.length = 0;
+    const ring = await call(postRingStatus, {
+      path: "/x",
+      params: { userId: "anchor" },
+      body: { userIds: ["far"], status: "blocked", note: "Same reason" },
+    });
+    expect(ring.status, JSON.stringify(ring.body)).toBe(200);
+    await deliverPending(A.clientId);
+    const single = await call(postUserStatus as never, {
+      path: "/x",
+      params: { userId: "lone" },
+      body: { status: "blocked", comment: "Same reason" },
+    });
+    expect(single.status, JSON.stringify(single.body)).toBe(200);
+    await deliverPending(A.clientId);
+    const got = receiver.received.filter((r) => r.event.startsWith("user."));
+    expect(got.map((r) => [r.event, r.verified])).toEqual([
+      ["user.status.block", true],
+      ["user.status.block", true],
+    ]);
+    // the same envelope and payload, but for the person and the moment
+    const shape = (body: unknown) => {
+      const { payload, ...envelope } = body as { payload: Record<string, unknown> };
+      return {
+        envelope: Object.keys(envelope).sort(),
+        payload: { ...payload, id: "(person)", updatedAt: typeof payload.updatedAt },
+      };
+    };
+    expect(shape(got[0]!.body)).toEqual(shape(got[1]!.body));
+    expect((got[0]!.body as { payload: { id: string } }).payload.id).toBe("far");
+    expect((got[1]!.body as { payload: { id: string } }).payload.id).toBe("lone");
+    expect(shape(got[1]!.body).payload).toEqual({
+      id: "(person)",
+      status: "blocked",
+      reason: `Same reason (reviewer: ${A.people.reviewer.email})`,
+      updatedAt: "number",
+    });
   });
 });
