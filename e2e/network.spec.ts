@@ -12,10 +12,11 @@ import {
   type TReceiver,
 } from "./support";
 
-// A reviewer opens a case, finds the ring in the network view (people who share a device), checks who
-// and which open cases a block touches, and blocks the ring in one step with a note. Each person's
-// user.status.block reaches a subscriber, signed. The ring includes hostile names: 800 letters without
-// a space and a right-to-left override, which must neither overflow nor flip the page.
+// A reviewer opens a case, finds the ring in the network view (people who share a device, and the
+// people the anchor paid or was paid by), filters it by kind and time, checks who and which open cases
+// a block touches, and blocks the ring in one step with a note. Each person's user.status.block
+// reaches a subscriber, signed. The ring includes hostile names and values: 800 letters without a
+// space and a right-to-left override, which must neither overflow nor flip the page.
 
 const SECRET = "e2e-network-subscription-secret";
 const RUN = Date.now().toString(36);
@@ -23,6 +24,11 @@ const ANCHOR = `e2e-ring-nadia-${RUN}`;
 const LONG = `e2e-ring-long-${RUN}`;
 const RLO = `e2e-ring-rlo-${RUN}`;
 const OMAR = `e2e-ring-omar-${RUN}`;
+// linked to the anchor only through a device both used two months ago: gone with "Last 30 days"
+const OLD = `e2e-ring-old-${RUN}`;
+// a payee known only by a wallet: a long value with a right-to-left override inside
+const WALLET = `bc1q${"x".repeat(300)}\u202Eevil`;
+const WALLET_SHOWN = `bc1q${"x".repeat(300)}\u27E8U+202E\u27E9evil`;
 const LONG_NAME = "W".repeat(800);
 const RLO_NAME = "\u202Eevil Mallory";
 // how the page shows it: the override made visible, never applied
@@ -66,6 +72,48 @@ test.beforeAll(async ({ request }) => {
     });
     expect(user.status(), await user.text()).toBe(200);
   }
+  // two months ago, the anchor and OLD each used one device (nobody else did)
+  const old = await request.post("/v1/user", {
+    headers,
+    data: { id: OLD, firstName: "Olga", lastName: "Old", timestamp: Date.now() - 70 * 86_400_000 },
+  });
+  expect(old.status(), await old.text()).toBe(200);
+  for (const userId of [ANCHOR, OLD]) {
+    const tx = await request.post("/v1/transaction", {
+      headers,
+      data: {
+        id: `${userId}-old-tx`,
+        userId,
+        status: "APPROVED",
+        currencyCode: "EUR",
+        amount: 12,
+        timestamp: Date.now() - 60 * 86_400_000,
+        userDevice: { id: `${userId}-old-device`, fingerprint: `fp-old-${RUN}` },
+      },
+    });
+    expect(tx.status(), await tx.text()).toBe(200);
+  }
+  // counterparties: the anchor paid Omar (by id) and a wallet; the long-named person paid the anchor
+  const payments: [string, string, Record<string, unknown>][] = [
+    [ANCHOR, "pay-omar", { id: OMAR }],
+    [ANCHOR, "pay-wallet", { paymentMethod: "crypto", crypto: { address: WALLET } }],
+    [LONG, "pay-anchor", { id: ANCHOR }],
+  ];
+  for (const [userId, id, recipient] of payments) {
+    const tx = await request.post("/v1/transaction", {
+      headers,
+      data: {
+        id: `${userId}-${id}`,
+        userId,
+        status: "APPROVED",
+        currencyCode: "EUR",
+        amount: 20,
+        timestamp: Date.now() - 60_000,
+        recipient,
+      },
+    });
+    expect(tx.status(), await tx.text()).toBe(200);
+  }
   // large amounts fire the demo rule: the anchor and Omar each get an open case
   for (const userId of [ANCHOR, OMAR]) {
     const tx = await request.post("/v1/transaction", {
@@ -105,9 +153,27 @@ test("a reviewer finds the ring on a case and blocks it in one step", async ({ p
   const view = page.getByTestId("network-view");
   await view.scrollIntoViewIfNeeded();
   const rows = view.getByTestId("network-row");
-  await expect(rows).toHaveCount(4);
-  await expect(view.getByTestId("network-summary")).toHaveText("3 linked people.");
+  await expect(rows).toHaveCount(5);
+  await expect(view.getByTestId("network-summary")).toHaveText("4 linked people and 3 counterparties.");
   await expect(page.getByTestId("network-graph").locator("canvas").first()).toBeVisible();
+
+  // counterparties: who the anchor paid and who paid them, with direction and count
+  const parties = view.getByTestId("counterparty-row");
+  await expect(parties).toHaveCount(3);
+  await expect(view.locator(`[data-party-user-id="${OMAR}"]`)).toContainText(
+    "paid by this person",
+  );
+  await expect(view.locator(`[data-party-user-id="${LONG}"]`)).toContainText(
+    "paid this person1 transaction",
+  );
+  await expect(parties.filter({ hasText: "Wallet" }).locator("bdi")).toHaveText(WALLET_SHOWN);
+  // Omar is also linked by counterparty in the people table
+  await expect(view.locator(`[data-testid="network-row"][data-user-id="${OMAR}"]`)).toContainText(
+    "Counterparty paid by this person",
+  );
+  const walletBox = await parties.filter({ hasText: "Wallet" }).locator("th").boundingBox();
+  const partiesBox = await view.getByTestId("network-counterparties").boundingBox();
+  expect(walletBox!.x + walletBox!.width).toBeLessThanOrEqual(partiesBox!.x + partiesBox!.width);
 
   // hostile names: isolated, wrapped inside the table, nothing scrolls sideways
   const rloRow = view.locator(`[data-user-id="${RLO}"]`);
@@ -128,13 +194,27 @@ test("a reviewer finds the ring on a case and blocks it in one step", async ({ p
   await page.keyboard.press("End");
   await expect(page.getByTestId("graph-focus")).not.toContainText("Nadia Ring");
 
-  // without devices nobody is linked to the anchor: the device is what ties them
+  // by time: the device OLD shared two months ago does not link them within the last 30 days
+  await view.getByRole("combobox", { name: "Linked since" }).selectOption({ label: "Last 30 days" });
+  await expect(view.getByTestId("network-summary")).toHaveText("3 linked people and 3 counterparties.");
+  await expect(view.locator(`[data-user-id="${OLD}"]`)).toHaveCount(0);
+  await page.screenshot({ path: `${SHOTS}/network-last-30-days.png`, fullPage: true });
+  await view.getByRole("combobox", { name: "Linked since" }).selectOption({ label: "Any time" });
+  await expect(rows).toHaveCount(5);
+
+  // by kind: without devices only the payments link anyone to the anchor; without those, nobody
   await view.getByRole("checkbox", { name: "Device" }).uncheck();
+  await expect(view.getByTestId("network-summary")).toHaveText("3 counterparties.");
+  await expect(rows).toHaveCount(1);
+  await view.getByRole("checkbox", { name: "Counterparty" }).uncheck();
   await expect(view.getByTestId("network-summary")).toHaveText(
     "No one is linked to this person with these filters.",
   );
+  await expect(parties).toHaveCount(0);
   await view.getByRole("checkbox", { name: "Device" }).check();
-  await expect(rows).toHaveCount(4);
+  await view.getByRole("checkbox", { name: "Counterparty" }).check();
+  await expect(rows).toHaveCount(5);
+  await expect(parties).toHaveCount(3);
 
   for (const id of RING) await view.locator(`[data-user-id="${id}"]`).getByRole("checkbox").check();
   await expect(view.getByText("4 people selected")).toBeVisible();
@@ -177,8 +257,11 @@ test("a linked person opens in one click, and their page shows the same ring", a
   await signIn(page, DEMO.reviewer);
   await page.goto(`/dashboard/users/${encodeURIComponent(ANCHOR)}`);
   const view = page.getByTestId("network-view");
-  await expect(view.getByTestId("network-row")).toHaveCount(4);
-  await view.locator(`[data-user-id="${OMAR}"]`).getByRole("link", { name: "Omar Ring" }).click();
+  await expect(view.getByTestId("network-row")).toHaveCount(5);
+  await view
+    .locator(`[data-testid="network-row"][data-user-id="${OMAR}"]`)
+    .getByRole("link", { name: "Omar Ring" })
+    .click();
   await expect(page).toHaveURL(new RegExp(`/dashboard/users/${OMAR}$`));
   await expect(page.getByRole("heading", { name: `Omar Ring (${OMAR})` })).toBeVisible();
   await expect(page.getByTestId("network-view").getByTestId("network-row")).toHaveCount(4);

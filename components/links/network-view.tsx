@@ -460,7 +460,7 @@ function CounterpartiesTable({ parties }: { parties: TNetworkCounterparty[] }) {
           <tr
             key={`${c.direction}:${c.userId ?? ""}:${c.account ?? ""}:${c.wallet ?? ""}`}
             data-testid="counterparty-row"
-            data-user-id={c.userId ?? undefined}
+            data-party-user-id={c.userId ?? undefined}
             className="align-top"
           >
             <th scope="row" className="min-w-0 px-2 py-2 text-left font-normal">
