@@ -93,7 +93,8 @@ async function load(db: pg.Client): Promise<string> {
   );
   // Transaction g belongs to background user (g % USERS) + 1 and happened (g % 1400) half-days ago. It
   // carries the user's device (fingerprint; IP address: the first 3,000 users on one public address) and
-  // card; one in ten pays a recipient by id; one in 200,000 pays the target.
+  // card; one in ten pays a recipient by id; one in 200,000 pays the target (with the default 200,000
+  // users all of them are bg-18: one sender, 50 transactions).
   const batch = 1_000_000;
   for (let start = 1; start <= TRANSACTIONS; start += batch) {
     const end = Math.min(TRANSACTIONS, start + batch - 1);
@@ -290,8 +291,47 @@ const percentile = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
 };
 
+// The statements a call sends, captured at the driver (text and parameters), to time them in the database.
+const captured: Array<{ text: string; values: unknown[] }> = [];
+const originalQuery = pg.Client.prototype.query;
+function capture<T>(run: () => Promise<T>): Promise<T> {
+  captured.length = 0;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const [text, values] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
+    if (this !== db) {
+      if (typeof text === "string") captured.push({ text, values: values ?? [] });
+      else if (text && typeof text === "object" && "text" in text)
+        captured.push({ text: text.text, values: text.values ?? [] });
+    }
+    return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof originalQuery;
+  return run().finally(() => {
+    pg.Client.prototype.query = originalQuery;
+  });
+}
+
+/** Planning plus execution time in the database of each captured statement (median of 5), summed. */
+async function databaseTime(): Promise<number> {
+  let total = 0;
+  for (const s of [...captured]) {
+    if (!/^\s*(WITH|SELECT)/i.test(s.text)) continue;
+    const runs: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const plan = await db.query<{
+        "QUERY PLAN": Array<{ "Execution Time": number; "Planning Time": number }>;
+      }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${s.text}`, s.values);
+      const p = plan.rows[0]!["QUERY PLAN"][0]!;
+      runs.push(p["Execution Time"] + p["Planning Time"]);
+    }
+    total += percentile(runs, 50);
+  }
+  return total;
+}
+
 async function measure(label: string, run: () => Promise<unknown>, describe: (r: unknown) => string) {
-  const result = await run();
+  const result = await capture(run);
+  const statements = captured.length;
+  const inDatabase = await databaseTime();
   for (let i = 0; i < 3; i++) await run();
   const times: number[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -300,7 +340,8 @@ async function measure(label: string, run: () => Promise<unknown>, describe: (r:
     times.push(performance.now() - t);
   }
   log(
-    `| ${label} | ${describe(result)} | ${percentile(times, 50).toFixed(0)} ms | ${percentile(times, 95).toFixed(0)} ms |`,
+    `| ${label} | ${describe(result)} | ${percentile(times, 50).toFixed(0)} ms | ${percentile(times, 95).toFixed(0)} ms | ` +
+      `${statements} | ${inDatabase.toFixed(1)} ms |`,
   );
 }
 
@@ -317,8 +358,8 @@ const networkOf = (r: unknown) => {
 };
 
 log(`load average (1 min) at the start of the measurement: ${load1}; ${RUNS} calls each`);
-log("| read | result | p50 | p95 |");
-log("|---|---|---|---|");
+log("| read | result | p50 | p95 | statements | in the database (planning + execution, summed) |");
+log("|---|---|---|---|---|---|");
 for (const depth of [1, 2] as const) {
   await measure(
     `GET /v1/users/{userId}/links depth ${depth}`,
@@ -336,19 +377,9 @@ for (const depth of [1, 2] as const) {
 
 if (process.env.BENCH_LINKS_EXPLAIN === "1") {
   // the depth-2 link statement as the code sends it, captured at the driver
-  const captured: Array<{ text: string; values: unknown[] }> = [];
-  const original = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const [text, values] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
-    if (typeof text === "string") captured.push({ text, values: values ?? [] });
-    else if (text && typeof text === "object" && "text" in text)
-      captured.push({ text: text.text, values: text.values ?? [] });
-    return (original as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof original;
   const { findUserLinks } = await import("@/lib/links/find-user-links");
   const fanOutCap = await clientFanOutCap(prisma, clientId);
-  await findUserLinks(prisma, { clientId, userId: TARGET, depth: 2, fanOutCap });
-  pg.Client.prototype.query = original;
+  await capture(() => findUserLinks(prisma, { clientId, userId: TARGET, depth: 2, fanOutCap }));
   const statement = captured.find((s) => /^\s*WITH/i.test(s.text));
   if (statement) {
     const plan = await db.query(`EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`, statement.values);

@@ -26,6 +26,8 @@ const RLO = `e2e-ring-rlo-${RUN}`;
 const OMAR = `e2e-ring-omar-${RUN}`;
 // linked to the anchor only through a device both used two months ago: gone with "Last 30 days"
 const OLD = `e2e-ring-old-${RUN}`;
+// paid the anchor; shares nothing with the ring (a ring member's payment would fire the demo's link rule)
+const PAYER = `e2e-ring-payer-${RUN}`;
 // a payee known only by a wallet: a long value with a right-to-left override inside
 const WALLET = `bc1q${"x".repeat(300)}\u202Eevil`;
 const WALLET_SHOWN = `bc1q${"x".repeat(300)}\u27E8U+202E\u27E9evil`;
@@ -93,11 +95,16 @@ test.beforeAll(async ({ request }) => {
     });
     expect(tx.status(), await tx.text()).toBe(200);
   }
-  // counterparties: the anchor paid Omar (by id) and a wallet; the long-named person paid the anchor
+  const payer = await request.post("/v1/user", {
+    headers,
+    data: { id: PAYER, firstName: "Pat", lastName: "Payer", timestamp: Date.now() - 86_400_000 },
+  });
+  expect(payer.status(), await payer.text()).toBe(200);
+  // counterparties: the anchor paid Omar (by id) and a wallet; the payer paid the anchor
   const payments: [string, string, Record<string, unknown>][] = [
     [ANCHOR, "pay-omar", { id: OMAR }],
     [ANCHOR, "pay-wallet", { paymentMethod: "crypto", crypto: { address: WALLET } }],
-    [LONG, "pay-anchor", { id: ANCHOR }],
+    [PAYER, "pay-anchor", { id: ANCHOR }],
   ];
   for (const [userId, id, recipient] of payments) {
     const tx = await request.post("/v1/transaction", {
@@ -160,10 +167,8 @@ test("a reviewer finds the ring on a case and blocks it in one step", async ({ p
   // counterparties: who the anchor paid and who paid them, with direction and count
   const parties = view.getByTestId("counterparty-row");
   await expect(parties).toHaveCount(3);
-  await expect(view.locator(`[data-party-user-id="${OMAR}"]`)).toContainText(
-    "paid by this person",
-  );
-  await expect(view.locator(`[data-party-user-id="${LONG}"]`)).toContainText(
+  await expect(view.locator(`[data-party-user-id="${OMAR}"]`)).toContainText("paid by this person");
+  await expect(view.locator(`[data-party-user-id="${PAYER}"]`)).toContainText(
     "paid this person1 transaction",
   );
   await expect(parties.filter({ hasText: "Wallet" }).locator("bdi")).toHaveText(WALLET_SHOWN);
@@ -187,6 +192,7 @@ test("a reviewer finds the ring on a case and blocks it in one step", async ({ p
   await expectNoClippedTables(page);
   await expectNoAxeViolations(page);
   await page.screenshot({ path: `${SHOTS}/network-case.png`, fullPage: true });
+  await view.screenshot({ path: `${SHOTS}/network-view.png` });
 
   // the keyboard walks the graph and says who is in focus
   await page.getByTestId("network-graph").focus();
@@ -198,7 +204,7 @@ test("a reviewer finds the ring on a case and blocks it in one step", async ({ p
   await view.getByRole("combobox", { name: "Linked since" }).selectOption({ label: "Last 30 days" });
   await expect(view.getByTestId("network-summary")).toHaveText("3 linked people and 3 counterparties.");
   await expect(view.locator(`[data-user-id="${OLD}"]`)).toHaveCount(0);
-  await page.screenshot({ path: `${SHOTS}/network-last-30-days.png`, fullPage: true });
+  await view.screenshot({ path: `${SHOTS}/network-last-30-days.png` });
   await view.getByRole("combobox", { name: "Linked since" }).selectOption({ label: "Any time" });
   await expect(rows).toHaveCount(5);
 

@@ -63,6 +63,15 @@ export type TUserNetwork = {
   counterpartiesTruncated: boolean;
 };
 
+type TUserRow = {
+  id: string;
+  firstName: string | null;
+  lastName: string | null;
+  email: string | null;
+  status: string;
+  riskLevel: string | null;
+};
+
 const keyOf = (kind: string, value: string) => `${kind}\u0000${value}`;
 
 /**
@@ -111,24 +120,22 @@ export async function getUserNetwork({
   ];
 
   const [users, cases, holders, hits, fraud] = await Promise.all([
-    prisma.user.findMany({
-      where: { clientId, id: { in: [...ids, ...partyIds] } },
-      select: { id: true, firstName: true, lastName: true, email: true, status: true, riskLevel: true },
-    }),
+    // raw SQL with array parameters: hundreds of ids and values as two arrays, not a statement of
+    // a thousand parameters (Prisma's IN and OR lists cost more to build than to run here)
+    prisma.$queryRaw<TUserRow[]>(Prisma.sql`
+      SELECT "id", "firstName", "lastName", "email", "status", "riskLevel" FROM "users"
+      WHERE "clientId" = ${clientId} AND "id" = ANY(${[...ids, ...partyIds]}::text[])`),
     prisma.case.findMany({
       where: { clientId, subjectType: "user", subjectId: { in: ids }, status: { not: "closed" } },
       select: { id: true, subjectId: true, status: true, priority: true, alertCount: true },
       orderBy: [{ dueAt: "asc" }, { id: "asc" }],
     }),
     pairs.length
-      ? prisma.userIdentifier.findMany({
-          where: {
-            clientId,
-            userId: { in: ids },
-            OR: pairs.map((p) => ({ kind: p.kind, value: p.value })),
-          },
-          select: { kind: true, value: true, userId: true },
-        })
+      ? prisma.$queryRaw<{ kind: string; value: string; userId: string }[]>(Prisma.sql`
+          SELECT i."kind", i."value", i."userId"
+          FROM unnest(${pairs.map((p) => p.kind)}::text[], ${pairs.map((p) => p.value)}::text[]) AS p("kind", "value")
+          JOIN "user_identifiers" i ON i."clientId" = ${clientId} AND i."kind" = p."kind" AND i."value" = p."value"
+          WHERE i."userId" = ANY(${ids}::text[])`)
       : [],
     prisma.$queryRaw<{ userId: string; hits: number }[]>(Prisma.sql`
       SELECT u.id AS "userId", count(DISTINCT (h ->> 'datasetId') || '/' || (h ->> 'entityId'))::int AS hits
