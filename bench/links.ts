@@ -334,14 +334,17 @@ async function measure(label: string, run: () => Promise<unknown>, describe: (r:
   const inDatabase = await databaseTime();
   for (let i = 0; i < 3; i++) await run();
   const times: number[] = [];
+  const cpu0 = process.cpuUsage();
   for (let i = 0; i < RUNS; i++) {
     const t = performance.now();
     await run();
     times.push(performance.now() - t);
   }
+  const cpu = process.cpuUsage(cpu0);
+  const nodeCpu = (cpu.user + cpu.system) / 1000 / RUNS;
   log(
     `| ${label} | ${describe(result)} | ${percentile(times, 50).toFixed(0)} ms | ${percentile(times, 95).toFixed(0)} ms | ` +
-      `${statements} | ${inDatabase.toFixed(1)} ms |`,
+      `${statements} | ${inDatabase.toFixed(1)} ms | ${nodeCpu.toFixed(1)} ms | ${(inDatabase + nodeCpu).toFixed(0)} ms |`,
   );
 }
 
@@ -358,8 +361,10 @@ const networkOf = (r: unknown) => {
 };
 
 log(`load average (1 min) at the start of the measurement: ${load1}; ${RUNS} calls each`);
-log("| read | result | p50 | p95 | statements | in the database (planning + execution, summed) |");
-log("|---|---|---|---|---|---|");
+log(
+  "| read | result | wall p50 | wall p95 | statements | database (planning + execution, summed) | Node CPU per call | database + Node CPU |",
+);
+log("|---|---|---|---|---|---|---|---|");
 for (const depth of [1, 2] as const) {
   await measure(
     `GET /v1/users/{userId}/links depth ${depth}`,

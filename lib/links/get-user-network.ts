@@ -188,13 +188,23 @@ export async function getUserNetwork({
     };
   };
 
-  const identifiers = pairs.map((p) => {
-    const held = holdersOf.get(keyOf(p.kind, p.value)) ?? new Set<string>();
-    // A link's value is held by the linked person even when the index does not say so (a counterparty).
-    for (const l of links)
-      if (l.via.some((v) => v.kind === p.kind && v.value === p.value)) held.add(l.userId);
-    return { kind: p.kind, value: p.value, userIds: ids.filter((id) => held.has(id)) };
-  });
+  // A link's value is held by the linked person even when the index does not say so (a counterparty).
+  for (const l of links)
+    for (const v of l.via) {
+      const key = keyOf(v.kind, v.value);
+      const set = holdersOf.get(key) ?? new Set<string>();
+      set.add(l.userId);
+      holdersOf.set(key, set);
+    }
+  // holders in the order of the people (the person first, then the links' order)
+  const order = new Map(ids.map((id, i) => [id, i]));
+  const identifiers = pairs.map((p) => ({
+    kind: p.kind,
+    value: p.value,
+    userIds: [...(holdersOf.get(keyOf(p.kind, p.value)) ?? [])]
+      .filter((id) => order.has(id))
+      .sort((a, b) => order.get(a)! - order.get(b)!),
+  }));
 
   return {
     userId,
