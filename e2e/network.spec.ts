@@ -279,6 +279,10 @@ test("a linked person opens in one click, and their page shows the same ring", a
   await page.keyboard.press("Enter");
   await expect(page).not.toHaveURL(new RegExp(`/dashboard/users/${OMAR}$`));
   await expect(page.getByRole("heading", { level: 1 })).toContainText(next.slice(0, 20));
+  // the opened person's own network, with the ring in it (the anchor among them)
+  await expect(
+    page.getByTestId("network-view").locator(`[data-testid="network-row"][data-user-id="${ANCHOR}"]`),
+  ).toBeVisible();
   await expectNoHorizontalScroll(page);
   await page.screenshot({ path: `${SHOTS}/network-user.png`, fullPage: true });
 });
