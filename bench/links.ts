@@ -17,7 +17,7 @@
 //   (720 links at depth 2); the target paid 20 recipients (by id, by account, by wallet) and was paid by
 //   the background's senders; 40 of the ring have an open case, 3 are blocked.
 // Measured: each call in-process (the route's own function: the server's time without HTTP), p50/p95 of
-// BENCH_LINKS_RUNS (default 30) after 3 warm-up calls; BENCH_LINKS_EXPLAIN=1 prints
+// BENCH_LINKS_RUNS (default 50) after 3 warm-up calls; BENCH_LINKS_EXPLAIN=1 prints
 // EXPLAIN (ANALYZE, BUFFERS) of the depth-2 link statement.
 import { spawnSync } from "node:child_process";
 import pg from "pg";
@@ -26,7 +26,7 @@ const DB_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.
 process.env.DATABASE_URL = DB_URL;
 const USERS = Number(process.env.BENCH_LINKS_USERS ?? 200_000);
 const TRANSACTIONS = Number(process.env.BENCH_LINKS_TRANSACTIONS ?? 10_000_000);
-const RUNS = Number(process.env.BENCH_LINKS_RUNS ?? 30);
+const RUNS = Number(process.env.BENCH_LINKS_RUNS ?? 50);
 const SKIP_LOAD = process.env.BENCH_LINKS_SKIP_LOAD === "1";
 const CLIENT_NAME = "links bench";
 const TARGET = "ring-target";
@@ -319,7 +319,7 @@ async function databaseTime(): Promise<number> {
     for (let i = 0; i < 5; i++) {
       const plan = await db.query<{
         "QUERY PLAN": Array<{ "Execution Time": number; "Planning Time": number }>;
-      }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${s.text}`, s.values);
+      }>(`EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) ${s.text}`, s.values);
       const p = plan.rows[0]!["QUERY PLAN"][0]!;
       runs.push(p["Execution Time"] + p["Planning Time"]);
     }

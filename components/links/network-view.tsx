@@ -12,7 +12,7 @@ import { UserStatusBadge } from "@/components/users/users-table";
 import { Badge, Button, DateTime, DoneNote, LevelBadge, NoteDialog } from "@/components/ui";
 import { inputClass } from "@/components/ui/styles";
 import type { TNetworkCounterparty, TNetworkPerson } from "@/lib/links/get-user-network";
-import { formatCount, formatEnum } from "@/lib/format";
+import { formatCount, formatEnum, revealInvisible } from "@/lib/format";
 import { ClientText } from "@/components/ui/format";
 
 // Cytoscape draws on a canvas with browser APIs: it is never part of the server render.
@@ -481,7 +481,14 @@ function CounterpartiesTable({ parties }: { parties: TNetworkCounterparty[] }) {
               ) : (
                 <>
                   <span className="block text-xs text-slate-700">{c.account ? "Account" : "Wallet"}</span>
-                  <span className="line-clamp-3 font-mono text-xs [overflow-wrap:anywhere]">
+                  <span
+                    className="line-clamp-3 font-mono text-xs [overflow-wrap:anywhere]"
+                    title={
+                      (c.account ?? c.wallet ?? "").length > 60
+                        ? revealInvisible(c.account ?? c.wallet ?? "")
+                        : undefined
+                    }
+                  >
                     <ClientText value={c.account ?? c.wallet} />
                   </span>
                 </>
