@@ -172,6 +172,11 @@ test("a reviewer finds the ring on a case and blocks it in one step", async ({ p
     "paid this person1 transaction",
   );
   await expect(parties.filter({ hasText: "Wallet" }).locator("bdi")).toHaveText(WALLET_SHOWN);
+  // cut to three lines on screen; the whole value (the override shown, never applied) as its title
+  await expect(parties.filter({ hasText: "Wallet" }).locator("[title]")).toHaveAttribute(
+    "title",
+    WALLET_SHOWN,
+  );
   // Omar is also linked by counterparty in the people table
   await expect(view.locator(`[data-testid="network-row"][data-user-id="${OMAR}"]`)).toContainText(
     "Counterparty paid by this person",

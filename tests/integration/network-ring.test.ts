@@ -92,6 +92,10 @@ function as(t: TTenant | null, role: TRole = "reviewer") {
   session.current = t ? { user: { id: t.people[role].id } } : null;
 }
 
+/** A ring action from the anchor's network view. */
+const ringStatus = (body: Record<string, unknown>) =>
+  call(postRingStatus, { path: "/x", params: { userId: "anchor" }, body });
+
 const openCaseOf = (clientId: string, userId: string) =>
   prisma.case.findFirstOrThrow({
     where: { clientId, subjectType: "user", subjectId: userId, status: { not: "closed" } },
@@ -528,17 +532,13 @@ describe("ring actions", () => {
   it("blocking again changes no one and sends nothing; inactive is a status change without webhook", async () => {
     as(A);
     receiver.received.length = 0;
-    const again = await call(postRingStatus, {
-      path: "/x",
-      params: { userId: "anchor" },
-      body: { userIds: ["long"], status: "blocked", note: "Again" },
-    });
+    const again = await ringStatus({ userIds: ["long"], status: "blocked", note: "Again" });
     expect(again.status).toBe(200);
     expect(again.body.users).toEqual([{ userId: "long", changed: false, alertsClosed: 0 }]);
-    const inactive = await call(postRingStatus, {
-      path: "/x",
-      params: { userId: "anchor" },
-      body: { userIds: ["far"], status: "inactive", note: "Shares a phone with the ring" },
+    const inactive = await ringStatus({
+      userIds: ["far"],
+      status: "inactive",
+      note: "Shares a phone with the ring",
     });
     // far is two steps away: still part of the network the reviewer saw
     expect(inactive.status, JSON.stringify(inactive.body)).toBe(200);
@@ -552,11 +552,7 @@ describe("ring actions", () => {
   it("a ring block sends exactly what a single block sends: the same signed user.status.block", async () => {
     as(A);
     receiver.received.length = 0;
-    const ring = await call(postRingStatus, {
-      path: "/x",
-      params: { userId: "anchor" },
-      body: { userIds: ["far"], status: "blocked", note: "Same reason" },
-    });
+    const ring = await ringStatus({ userIds: ["far"], status: "blocked", note: "Same reason" });
     expect(ring.status, JSON.stringify(ring.body)).toBe(200);
     await deliverPending(A.clientId);
     const single = await call(postUserStatus as never, {
