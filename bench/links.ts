@@ -10,14 +10,15 @@
 //
 // - background: BENCH_LINKS_USERS users (default 200,000), each with a phone and an email (user record),
 //   one device (fingerprint and IP address) and one card; BENCH_LINKS_TRANSACTIONS transactions
-//   (default 10,000,000) spread over them and 700 days, one in ten to a recipient by id, some paying
-//   the target; 3,000 of them share one public IP address with the target (over the cap: capped);
+//   (default 10,000,000) spread over them and 700 days, one in ten to a recipient by id, one in 200,000
+//   to the target; 3,000 of them share one public IP address with the target (over the cap: capped);
 // - the ring: the target shares two devices, two cards, a payout bank account and a phone, each with 40
 //   people (240 direct links), each of whom has a device of their own shared with 3 more people
-//   (720 links at depth 2); the target paid 20 recipients (by id, by account, by wallet) and was paid by
-//   the background's senders; 40 of the ring have an open case, 3 are blocked.
+//   (720 links at depth 2); the target paid 20 recipients (by id, by account, by wallet), two
+//   transactions each; 40 of the ring have an open case, 3 are blocked.
 // Measured: each call in-process (the route's own function: the server's time without HTTP), p50/p95 of
-// BENCH_LINKS_RUNS (default 50) after 3 warm-up calls; BENCH_LINKS_EXPLAIN=1 prints
+// BENCH_LINKS_RUNS (default 50) after 3 warm-up calls, the database time of its statements and the
+// process's CPU time per call; BENCH_LINKS_EXPLAIN=1 prints
 // EXPLAIN (ANALYZE, BUFFERS) of the depth-2 link statement.
 import { spawnSync } from "node:child_process";
 import pg from "pg";
