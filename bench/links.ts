@@ -1,196 +1,397 @@
-// Links between users: server time of GET /v1/users/{userId}/links (findUserLinks) and of the links.*
-// read of a screening (readLinkSignals) for a user whose network has 1,000 depth-1 links, in a client
-// with a large history. Not part of the test suite (docs/benchmarks-links.md has the method and figures).
+// Links between users: server time of GET /v1/users/{userId}/links (depth 1 and 2) and of the dashboard
+// network view's read, for a user whose network has about 1,000 links, in a client with 10 M stored
+// transactions. Not part of the test suite (docs/benchmarks-links.md has the method and figures).
 //
-// Generated in SQL (generate_series), in a client of its own on BENCH_DATABASE_URL (migrated):
-// - background: BENCH_LINKS_USERS users (default 1,000,000) with 3 identifiers each (phone, email,
-//   device; a tenth of the devices shared by 2-3 users), and BENCH_LINKS_TRANSACTIONS transactions
-//   (default 2,000,000; the link queries read no transaction row, only the fraud index);
-// - the target: 25 values (5 kinds) each held by the target and 40 others (cap 50): 1,000 distinct
-//   depth-1 users; each of them shares one more value with 2 other users: 2,000 depth-2 users;
-//   uses rows for every identifier of the network, one linked user blocked and one with fraud.
-// Measured: EXPLAIN (ANALYZE) execution time of each statement (server time; planning reported apart)
-// and wall time per call, median and p95 of BENCH_LINKS_RUNS (default 30) after 3 warm-up calls.
+// Loaded once in SQL (generate_series) into BENCH_DATABASE_URL, which it keeps: BENCH_LINKS_SKIP_LOAD=1
+// measures the database loaded before (after applying any new migration). The rows are the ones the
+// live writer stores for such requests: each transaction's body in `data`, its device and payment method
+// in `user_identifiers` (a recipient's payment method under the recipient's id) and a `user_identifier_uses`
+// row per (value, user) with the first and last use and the number of transactions that carried it.
+//
+// - background: BENCH_LINKS_USERS users (default 200,000), each with a phone and an email (user record),
+//   one device (fingerprint and IP address) and one card; BENCH_LINKS_TRANSACTIONS transactions
+//   (default 10,000,000) spread over them and 700 days, one in ten to a recipient by id, one in 200,000
+//   to the target; 3,000 of them share one public IP address with the target (over the cap: capped);
+// - the ring: the target shares two devices, two cards, a payout bank account and a phone, each with 40
+//   people (240 direct links), each of whom has a device of their own shared with 3 more people
+//   (720 links at depth 2); the target paid 20 recipients (by id, by account, by wallet), two
+//   transactions each; 40 of the ring have an open case, 3 are blocked.
+// Measured: each call in-process (the route's own function: the server's time without HTTP), p50/p95 of
+// BENCH_LINKS_RUNS (default 50) after 3 warm-up calls, the database time of its statements and the
+// process's CPU time per call; BENCH_LINKS_EXPLAIN=1 prints
+// EXPLAIN (ANALYZE, BUFFERS) of the depth-2 link statement.
+import { spawnSync } from "node:child_process";
 import pg from "pg";
 
-const DB_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/rss_bench";
+const DB_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/rss_bench_links";
 process.env.DATABASE_URL = DB_URL;
-const USERS = Number(process.env.BENCH_LINKS_USERS ?? 1_000_000);
-const TRANSACTIONS = Number(process.env.BENCH_LINKS_TRANSACTIONS ?? 2_000_000);
-const RUNS = Number(process.env.BENCH_LINKS_RUNS ?? 30);
+const USERS = Number(process.env.BENCH_LINKS_USERS ?? 200_000);
+const TRANSACTIONS = Number(process.env.BENCH_LINKS_TRANSACTIONS ?? 10_000_000);
+const RUNS = Number(process.env.BENCH_LINKS_RUNS ?? 50);
+const SKIP_LOAD = process.env.BENCH_LINKS_SKIP_LOAD === "1";
+const CLIENT_NAME = "links bench";
+const TARGET = "ring-target";
 
-const { prisma } = await import("@/lib/db");
-const { createClient } = await import("@/lib/clients/create-client");
-const { findUserLinks } = await import("@/lib/links/find-user-links");
-const { readLinkSignals } = await import("@/lib/links/read-link-signals");
+const log = (line: string) => console.log(`[links bench] ${line}`);
+const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(0)} s`;
+
+function adminUrl(): string {
+  const u = new URL(DB_URL);
+  u.pathname = "/postgres";
+  return u.toString();
+}
+
+async function adminQuery(text: string) {
+  const c = new pg.Client({ connectionString: adminUrl() });
+  await c.connect();
+  try {
+    await c.query(text);
+  } finally {
+    await c.end();
+  }
+}
+
+function migrate() {
+  const run = spawnSync(process.execPath, ["node_modules/prisma/build/index.js", "migrate", "deploy"], {
+    env: { ...process.env, DATABASE_URL: DB_URL },
+    stdio: "pipe",
+  });
+  if (run.status !== 0) throw new Error(`migrate failed: ${run.stderr.toString()}`);
+}
+
+async function load(db: pg.Client): Promise<string> {
+  const name = new URL(DB_URL).pathname.slice(1);
+  await adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await adminQuery(`CREATE DATABASE "${name}"`);
+  migrate();
+  await db.connect();
+  const { createClient } = await import("@/lib/clients/create-client");
+  const { clientId } = await createClient({ name: CLIENT_NAME, type: "consumer", features: [] });
+  const started = Date.now();
+  const step = async (label: string, sql: string, values: unknown[] = []) => {
+    const t = Date.now();
+    await db.query(sql, values);
+    log(`  ${label}: ${seconds(t)}`);
+  };
+  await db.query(`SET synchronous_commit = off; SET maintenance_work_mem = '512MB'; SET work_mem = '256MB'`);
+  log(`loading client ${clientId}`);
+
+  // Secondary indexes of transactions are built once after the load (far cheaper than 10 M inserts into
+  // each), from their own definitions.
+  const indexes = await db.query<{ name: string; def: string }>(
+    `SELECT indexname AS name, indexdef AS def FROM pg_indexes
+     WHERE schemaname = 'public' AND tablename = 'transactions' AND indexname <> 'transactions_pkey'`,
+  );
+  for (const i of indexes.rows) await db.query(`DROP INDEX "${i.name}"`);
+
+  await step(
+    `${USERS.toLocaleString("en")} background users`,
+    `INSERT INTO "users" ("clientId", "id", "firstName", "lastName", "email", "phone", "createdAt", "updatedAt")
+     SELECT $1, 'bg-' || u, 'Person', 'No ' || u, 'u' || u || '@bench.test', '+1' || lpad(u::text, 10, '0'),
+       now() - interval '720 days', now() - interval '720 days'
+     FROM generate_series(1, $2) u`,
+    [clientId, USERS],
+  );
+  // Transaction g belongs to background user (g % USERS) + 1 and happened (g % 1400) half-days ago. It
+  // carries the user's device (fingerprint; IP address: the first 3,000 users on one public address) and
+  // card; one in ten pays a recipient by id; one in 200,000 pays the target (with the default 200,000
+  // users all of them are bg-18: one sender, 50 transactions).
+  const batch = 1_000_000;
+  for (let start = 1; start <= TRANSACTIONS; start += batch) {
+    const end = Math.min(TRANSACTIONS, start + batch - 1);
+    await step(
+      `transactions ${start.toLocaleString("en")}-${end.toLocaleString("en")}`,
+      `INSERT INTO "transactions" ("clientId", "id", "userId", "userDeviceId", "cardFingerprint", "status", "direction",
+         "paymentMethod", "currencyCode", "amount", "occurredAt", "data", "bodyHash", "riskLevel", "recommendedAction", "assessedAt")
+       SELECT $1, 'tx-' || g, 'bg-' || u, 'd-bg-' || u, 'card-bg-' || u, 'APPROVED', 'payin', 'card', 'USD', g % 1000, at,
+         jsonb_build_object('id', 'tx-' || g, 'userId', 'bg-' || u, 'status', 'APPROVED', 'currencyCode', 'USD',
+           'amount', g % 1000, 'timestamp', (extract(epoch FROM at) * 1000)::bigint, 'direction', 'payin',
+           'userDevice', jsonb_build_object('id', 'd-bg-' || u, 'fingerprint', 'fp-bg-' || u,
+             'ipAddress', CASE WHEN u <= 3000 THEN '203.0.113.7' ELSE 'ip-bg-' || u END),
+           'card', jsonb_build_object('cardFingerprint', 'card-bg-' || u))
+         || CASE WHEN g % 200000 = 17 THEN jsonb_build_object('recipient', jsonb_build_object('id', '${TARGET}'))
+                 WHEN g % 10 = 0 THEN jsonb_build_object('recipient', jsonb_build_object('id', 'bg-' || ((g * 7) % $4 + 1)))
+                 ELSE '{}'::jsonb END,
+         md5(g::text), 'low', 'ALLOW', at
+       FROM (SELECT g, g % $4 + 1 AS u, date_trunc('second', now()) - (g % 1400) * interval '12 hours' AS at
+             FROM generate_series($2::bigint, $3::bigint) g) s`,
+      [clientId, start, end, USERS],
+    );
+  }
+  await step(
+    "background identifiers (user records, devices, cards)",
+    `INSERT INTO "user_identifiers" ("clientId", "kind", "value", "userId", "source", "createdAt")
+     SELECT $1, k.kind, CASE k.kind WHEN 'phone' THEN '+1' || lpad(u::text, 10, '0') WHEN 'email' THEN 'u' || u || '@bench.test'
+                         WHEN 'deviceFingerprint' THEN 'fp-bg-' || u WHEN 'cardFingerprint' THEN 'card-bg-' || u
+                         ELSE CASE WHEN u <= 3000 THEN '203.0.113.7' ELSE 'ip-bg-' || u END END,
+       'bg-' || u, k.source, now() - interval '720 days'
+     FROM generate_series(1, $2) u
+     CROSS JOIN (VALUES ('phone', 'api'), ('email', 'api'), ('deviceFingerprint', 'device'), ('ipAddress', 'device'),
+                        ('cardFingerprint', 'transaction')) k(kind, source)`,
+    [clientId, USERS],
+  );
+  await step(
+    "background uses (from the transactions)",
+    `INSERT INTO "user_identifier_uses" ("clientId", "kind", "value", "userId", "firstUsedAt", "lastUsedAt", "transactionCount")
+     SELECT $1, k.kind, CASE k.kind WHEN 'deviceFingerprint' THEN 'fp-bg-' || u WHEN 'cardFingerprint' THEN 'card-bg-' || u
+                         ELSE CASE WHEN u <= 3000 THEN '203.0.113.7' ELSE 'ip-bg-' || u END END,
+       t."userId", t.first, t.last, t.n
+     FROM (SELECT "userId", substr("userId", 4)::int AS u, min("occurredAt") AS first, max("occurredAt") AS last, count(*)::int AS n
+           FROM "transactions" WHERE "clientId" = $1 GROUP BY "userId") t
+     CROSS JOIN (VALUES ('deviceFingerprint'), ('ipAddress'), ('cardFingerprint')) k(kind)`,
+    [clientId],
+  );
+
+  // The ring: who carries which value in how many transactions (txs) or on their user record (txs 0).
+  await step(
+    "the ring's identifiers",
+    `CREATE TEMP TABLE ring_uses AS
+     WITH direct AS (SELECT i, 'ring-' || i AS "userId", (i - 1) / 40 AS grp FROM generate_series(1, 240) i),
+     carried AS (
+       -- the target: two devices, two cards, the payout account, the phone, and the public IP address
+       SELECT '${TARGET}' AS "userId", kind, value, txs FROM (VALUES
+         ('deviceFingerprint', 'fp-ring-0', 12), ('deviceFingerprint', 'fp-ring-1', 9), ('cardFingerprint', 'card-ring-2', 15),
+         ('cardFingerprint', 'card-ring-3', 6), ('bankAccountNumber', 'NL00RING0000000004', 8), ('phone', '+15550000005', 0),
+         ('ipAddress', '203.0.113.7', 20)) v(kind, value, txs)
+       UNION ALL
+       -- each direct link holds one of the target's values (40 per value) and a device of their own
+       SELECT "userId", CASE grp WHEN 0 THEN 'deviceFingerprint' WHEN 1 THEN 'deviceFingerprint' WHEN 2 THEN 'cardFingerprint'
+                             WHEN 3 THEN 'cardFingerprint' WHEN 4 THEN 'bankAccountNumber' ELSE 'phone' END,
+         CASE grp WHEN 0 THEN 'fp-ring-0' WHEN 1 THEN 'fp-ring-1' WHEN 2 THEN 'card-ring-2' WHEN 3 THEN 'card-ring-3'
+                  WHEN 4 THEN 'NL00RING0000000004' ELSE '+15550000005' END,
+         CASE WHEN grp = 5 THEN 0 ELSE 1 + i % 7 END
+       FROM direct
+       UNION ALL SELECT "userId", 'deviceFingerprint', 'fp-r1-' || i, 3 + i % 5 FROM direct
+       UNION ALL SELECT "userId", 'email', 'ring-' || i || '@bench.test', 0 FROM direct
+       UNION ALL
+       -- three more people on each direct link's own device: depth 2
+       SELECT 'ring2-' || i || '-' || j, 'deviceFingerprint', 'fp-r1-' || i, 1 + j
+       FROM generate_series(1, 240) i CROSS JOIN generate_series(1, 3) j)
+     SELECT * FROM carried`,
+  );
+  // their transactions: one per use, each carrying that value (a payout to the account; a device with
+  // its fingerprint or IP address; a card), days apart, the newest a day ago
+  await step(
+    "the ring's transactions",
+    `INSERT INTO "transactions" ("clientId", "id", "userId", "userDeviceId", "cardFingerprint", "status", "direction",
+       "paymentMethod", "currencyCode", "amount", "occurredAt", "data", "bodyHash", "riskLevel", "recommendedAction", "assessedAt")
+     SELECT $1, 'ring-tx-' || r."userId" || '-' || r.kind || '-' || r.value || '-' || n, r."userId",
+       CASE WHEN r.kind IN ('deviceFingerprint', 'ipAddress') THEN 'd-' || r.value END,
+       CASE WHEN r.kind = 'cardFingerprint' THEN r.value END, 'APPROVED',
+       CASE WHEN r.kind = 'bankAccountNumber' THEN 'payout' ELSE 'payin' END,
+       CASE WHEN r.kind = 'bankAccountNumber' THEN 'bank' ELSE 'card' END, 'EUR', 100 + n, at,
+       jsonb_build_object('id', 'ring-tx-' || r."userId" || '-' || r.kind || '-' || r.value || '-' || n, 'userId', r."userId",
+         'status', 'APPROVED', 'currencyCode', 'EUR', 'amount', 100 + n, 'timestamp', (extract(epoch FROM at) * 1000)::bigint)
+       || CASE r.kind WHEN 'deviceFingerprint' THEN jsonb_build_object('userDevice', jsonb_build_object('id', 'd-' || r.value, 'fingerprint', r.value))
+                      WHEN 'ipAddress' THEN jsonb_build_object('userDevice', jsonb_build_object('id', 'd-' || r.value, 'ipAddress', r.value))
+                      WHEN 'cardFingerprint' THEN jsonb_build_object('card', jsonb_build_object('cardFingerprint', r.value))
+                      ELSE jsonb_build_object('direction', 'payout', 'bank', jsonb_build_object('accountNumber', r.value)) END,
+       md5(r."userId" || r.value || n), 'low', 'ALLOW', at
+     FROM ring_uses r CROSS JOIN LATERAL generate_series(1, r.txs) n
+     CROSS JOIN LATERAL (SELECT date_trunc('second', now()) - (n * 3 + length(r."userId")) * interval '1 day' AS at) a`,
+    [clientId],
+  );
+  // The target's payments: 20 recipients (10 by id, 3 of them in the ring, with a bank account; 6 by
+  // account only; 4 by wallet), 2 transactions each.
+  await step(
+    "the target's payments",
+    `INSERT INTO "transactions" ("clientId", "id", "userId", "status", "direction", "paymentMethod", "currencyCode", "amount",
+       "occurredAt", "data", "bodyHash", "riskLevel", "recommendedAction", "assessedAt")
+     SELECT $1, 'ring-pay-' || k || '-' || n, '${TARGET}', 'APPROVED', 'payout', 'bank', 'EUR', 500, at,
+       jsonb_build_object('id', 'ring-pay-' || k || '-' || n, 'userId', '${TARGET}', 'status', 'APPROVED', 'currencyCode', 'EUR',
+         'amount', 500, 'timestamp', (extract(epoch FROM at) * 1000)::bigint, 'recipient',
+         CASE WHEN k <= 3 THEN jsonb_build_object('id', 'ring-' || (k * 50), 'bank', jsonb_build_object('accountNumber', 'NL00PAY' || k))
+              WHEN k <= 10 THEN jsonb_build_object('id', 'bg-' || (k * 1000), 'bank', jsonb_build_object('accountNumber', 'NL00PAY' || k))
+              WHEN k <= 16 THEN jsonb_build_object('bank', jsonb_build_object('accountNumber', 'NL00PAY' || k))
+              ELSE jsonb_build_object('crypto', jsonb_build_object('address', 'bc1qring' || k)) END),
+       md5('pay' || k || n), 'low', 'ALLOW', at
+     FROM generate_series(1, 20) k CROSS JOIN generate_series(1, 2) n
+     CROSS JOIN LATERAL (SELECT date_trunc('second', now()) - (k + n * 10) * interval '1 day' AS at) a`,
+    [clientId],
+  );
+  await step(
+    "the ring's identifier rows and uses",
+    `WITH ids AS (
+       INSERT INTO "user_identifiers" ("clientId", "kind", "value", "userId", "source", "createdAt")
+       SELECT $1, kind, value, "userId",
+         CASE WHEN kind IN ('phone', 'email') THEN 'api' WHEN kind IN ('deviceFingerprint', 'ipAddress') THEN 'device' ELSE 'transaction' END,
+         now() - interval '400 days'
+       FROM ring_uses
+       UNION ALL
+       -- a recipient's payment method is indexed under the recipient
+       SELECT $1, 'bankAccountNumber', 'NL00PAY' || k, CASE WHEN k <= 3 THEN 'ring-' || (k * 50) ELSE 'bg-' || (k * 1000) END,
+         'transaction-recipient', now() - interval '30 days'
+       FROM generate_series(1, 10) k
+       RETURNING 1)
+     INSERT INTO "user_identifier_uses" ("clientId", "kind", "value", "userId", "firstUsedAt", "lastUsedAt", "transactionCount")
+     SELECT $1, kind, value, "userId", min("occurredAt"), max("occurredAt"), count(*)::int
+     FROM (SELECT r.kind, r.value, r."userId", t."occurredAt" FROM ring_uses r
+           CROSS JOIN LATERAL generate_series(1, r.txs) n
+           JOIN "transactions" t ON t."clientId" = $1
+             AND t."id" = 'ring-tx-' || r."userId" || '-' || r.kind || '-' || r.value || '-' || n) x
+     GROUP BY kind, value, "userId"`,
+    [clientId],
+  );
+  await step(
+    "the ring's users and open cases",
+    `WITH people AS (SELECT DISTINCT "userId" FROM ring_uses),
+     ins AS (
+       INSERT INTO "users" ("clientId", "id", "firstName", "lastName", "status", "riskLevel", "createdAt", "updatedAt")
+       SELECT $1, "userId", 'Ring', initcap(replace("userId", '-', ' ')),
+         CASE WHEN "userId" IN ('ring-7', 'ring-90', 'ring2-5-1') THEN 'blocked' ELSE 'active' END,
+         CASE WHEN "userId" LIKE 'ring-1%' THEN 'high' ELSE 'low' END, now() - interval '400 days', now()
+       FROM people
+       RETURNING "id")
+     INSERT INTO "cases" ("clientId", "subjectType", "subjectId", "status", "priority", "dueAt", "alertCount", "lastAlertAt")
+     SELECT $1, 'user', "id", 'open', 'high', now() + interval '2 days', 1, now() FROM ins
+     WHERE CASE WHEN "id" ~ '^ring-[0-9]+$' THEN substr("id", 6)::int % 6 = 0 ELSE "id" = '${TARGET}' END`,
+    [clientId],
+  );
+  log("  rebuilding the transactions' indexes…");
+  for (const i of indexes.rows) {
+    const t = Date.now();
+    await db.query(i.def);
+    log(`    ${i.name}: ${seconds(t)}`);
+  }
+  await step("VACUUM ANALYZE", `VACUUM ANALYZE`);
+  log(`loaded in ${seconds(started)}`);
+  return clientId;
+}
 
 const db = new pg.Client({ connectionString: DB_URL });
-await db.connect();
+let clientId: string;
+if (SKIP_LOAD) {
+  migrate(); // a new migration (an index) applies to the kept database
+  await db.connect();
+  const found = await db.query<{ id: string }>(`SELECT "id" FROM "clients" WHERE "name" = $1`, [CLIENT_NAME]);
+  if (!found.rows[0])
+    throw new Error(`no loaded client in ${DB_URL}: run once without BENCH_LINKS_SKIP_LOAD`);
+  clientId = found.rows[0].id;
+  log(`reusing the loaded database (client ${clientId})`);
+} else {
+  clientId = await load(db);
+}
 
-const { clientId } = await createClient({
-  name: `links bench ${Date.now()}`,
-  type: "consumer",
-  features: [],
-});
-const started = Date.now();
-const step = async (label: string, sql: string, values: unknown[] = []) => {
-  const t = Date.now();
-  await db.query(sql, values);
-  console.log(`  ${label}: ${((Date.now() - t) / 1000).toFixed(1)} s`);
-};
-console.log(`generating (client ${clientId}):`);
-await step(
-  `${USERS.toLocaleString("en")} background users`,
-  `INSERT INTO "users" ("clientId", "id", "createdAt") SELECT $1, 'bg-' || g, now() - interval '400 days'
-   FROM generate_series(1, $2) g`,
-  [clientId, USERS],
-);
-await step(
-  "their identifiers",
-  `INSERT INTO "user_identifiers" ("clientId", "kind", "value", "userId", "source", "createdAt")
-   SELECT $1, k.kind, CASE k.kind WHEN 'phone' THEN '+1' || lpad(g::text, 10, '0')
-                                  WHEN 'email' THEN 'u' || g || '@bench.test'
-                                  ELSE 'fp-bg-' || CASE WHEN g % 10 = 0 THEN (g / 30)::text ELSE g::text END END,
-          'bg-' || g, 'api', now() - (g % 400) * interval '1 day'
-   FROM generate_series(1, $2) g CROSS JOIN (VALUES ('phone'), ('email'), ('deviceFingerprint')) k(kind)
-   ON CONFLICT DO NOTHING`,
-  [clientId, USERS],
-);
-await step(
-  `${TRANSACTIONS.toLocaleString("en")} transactions`,
-  `INSERT INTO "transactions" ("clientId", "id", "userId", "status", "currencyCode", "amount", "occurredAt",
-     "data", "bodyHash", "riskLevel", "recommendedAction", "assessedAt", "isFraud")
-   SELECT $1, 'tx-' || g, 'bg-' || (g % $3 + 1), 'APPROVED', 'USD', g % 1000, now() - (g % 365) * interval '1 day',
-     '{}'::jsonb, md5(g::text), 'low', 'ALLOW', now(), g % 50000 = 0
-   FROM generate_series(1, $2) g`,
-  [clientId, TRANSACTIONS, USERS],
-);
-// The target's network: 25 values x 40 others = 1,000 depth-1 users; each shares a 'second' value
-// with two more users (depth 2).
-const KINDS = ["phone", "email", "deviceFingerprint", "bankAccountNumber", "cardFingerprint"];
-await step(
-  "the target's network",
-  `WITH vals AS (SELECT (ARRAY['phone','email','deviceFingerprint','bankAccountNumber','cardFingerprint'])[1 + (v % 5)] AS kind,
-                        'net-' || v AS value, v FROM generate_series(0, 24) v),
-        holders AS (SELECT vals.kind, vals.value, 'net-u-' || (vals.v * 40 + h) AS "userId"
-                    FROM vals CROSS JOIN generate_series(1, 40) h
-                    UNION ALL SELECT kind, value, 'target' FROM vals),
-        second AS (SELECT 'deviceFingerprint' AS kind, 'net2-' || u AS value, x AS "userId"
-                   FROM generate_series(1, 1000) u
-                   CROSS JOIN LATERAL (VALUES ('net-u-' || u), ('net2-a-' || u), ('net2-b-' || u)) AS y(x)),
-        allrows AS (SELECT * FROM holders UNION ALL SELECT * FROM second)
-   INSERT INTO "user_identifiers" ("clientId", "kind", "value", "userId", "source", "createdAt")
-   SELECT $1, kind, value, "userId", 'device', now() - interval '90 days' FROM allrows`,
-  [clientId],
-);
-await step(
-  "uses of the network's values",
-  `INSERT INTO "user_identifier_uses" ("clientId", "kind", "value", "userId", "firstUsedAt", "lastUsedAt", "transactionCount")
-   SELECT "clientId", "kind", "value", "userId", now() - interval '80 days', now() - (random() * 60) * interval '1 day', 1 + (random() * 20)::int
-   FROM "user_identifiers" WHERE "clientId" = $1 AND ("value" LIKE 'net-%' OR "value" LIKE 'net2-%')`,
-  [clientId],
-);
-await step(
-  "network users",
-  `INSERT INTO "users" ("clientId", "id", "createdAt", "status")
-   SELECT DISTINCT $1, "userId", now(), CASE WHEN "userId" = 'net-u-7' THEN 'blocked' ELSE 'active' END
-   FROM "user_identifiers" WHERE "clientId" = $1 AND "userId" NOT LIKE 'bg-%' ON CONFLICT DO NOTHING`,
-  [clientId],
-);
-await step(
-  "VACUUM ANALYZE",
-  `VACUUM ANALYZE "users", "user_identifiers", "user_identifier_uses", "transactions"`,
-);
-console.log(`generated in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+const { prisma } = await import("@/lib/db");
+const { getUserLinks } = await import("@/lib/links/get-user-links");
+const { getUserNetwork } = await import("@/lib/links/get-user-network");
+const { clientFanOutCap } = await import("@/lib/links/find-user-links");
 
-// Server time of the statements as the code sends them: capture their text and parameters once.
-const captured: Array<{ text: string; values: unknown[] }> = [];
-const original = pg.Client.prototype.query;
-pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-  const [text, values] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
-  if (typeof text === "string") captured.push({ text, values: values ?? [] });
-  else if (text && typeof text === "object" && "text" in text)
-    captured.push({ text: text.text, values: text.values ?? [] });
-  return (original as (...a: unknown[]) => unknown).apply(this, args);
-} as typeof original;
+const sizes = await db.query<{ transactions: string; identifiers: string; uses: string; users: string }>(
+  `SELECT (SELECT count(*) FROM "transactions" WHERE "clientId" = $1) AS transactions,
+     (SELECT count(*) FROM "user_identifiers" WHERE "clientId" = $1) AS identifiers,
+     (SELECT count(*) FROM "user_identifier_uses" WHERE "clientId" = $1) AS uses,
+     (SELECT count(*) FROM "users" WHERE "clientId" = $1) AS users`,
+  [clientId],
+);
+log(`stored: ${JSON.stringify(sizes.rows[0])}`);
+const load1 = (await import("node:os")).loadavg()[0]!.toFixed(1);
 
 const percentile = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
 };
 
-async function measure(label: string, run: () => Promise<unknown>, check: (r: unknown) => string) {
+// The statements a call sends, captured at the driver (text and parameters), to time them in the database.
+const captured: Array<{ text: string; values: unknown[] }> = [];
+const originalQuery = pg.Client.prototype.query;
+function capture<T>(run: () => Promise<T>): Promise<T> {
   captured.length = 0;
-  const first = await run();
-  const statements = [...captured];
-  for (let i = 0; i < 3; i++) await run();
-  const wall: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t = performance.now();
-    await run();
-    wall.push(performance.now() - t);
-  }
-  const server: number[] = [];
-  const planning: number[] = [];
-  for (const s of statements) {
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const [text, values] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
+    if (this !== db) {
+      if (typeof text === "string") captured.push({ text, values: values ?? [] });
+      else if (text && typeof text === "object" && "text" in text)
+        captured.push({ text: text.text, values: text.values ?? [] });
+    }
+    return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof originalQuery;
+  return run().finally(() => {
+    pg.Client.prototype.query = originalQuery;
+  });
+}
+
+/** Planning plus execution time in the database of each captured statement (median of 5), summed. */
+async function databaseTime(): Promise<number> {
+  let total = 0;
+  for (const s of [...captured]) {
     if (!/^\s*(WITH|SELECT)/i.test(s.text)) continue;
-    const runsOf: number[] = [];
+    const runs: number[] = [];
     for (let i = 0; i < 5; i++) {
       const plan = await db.query<{
         "QUERY PLAN": Array<{ "Execution Time": number; "Planning Time": number }>;
-      }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${s.text}`, s.values);
+      }>(`EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) ${s.text}`, s.values);
       const p = plan.rows[0]!["QUERY PLAN"][0]!;
-      runsOf.push(p["Execution Time"]);
-      planning.push(p["Planning Time"]);
+      runs.push(p["Execution Time"] + p["Planning Time"]);
     }
-    server.push(percentile(runsOf, 50));
+    total += percentile(runs, 50);
   }
-  console.log(
-    `${label}: ${check(first)}; ${statements.length} statement(s); server (EXPLAIN ANALYZE execution, median of 5, summed): ` +
-      `${server.reduce((a, b) => a + b, 0).toFixed(1)} ms (planning ${percentile(planning, 50).toFixed(1)} ms); ` +
-      `wall per call p50 ${percentile(wall, 50).toFixed(1)} ms, p95 ${percentile(wall, 95).toFixed(1)} ms`,
+  return total;
+}
+
+async function measure(label: string, run: () => Promise<unknown>, describe: (r: unknown) => string) {
+  const result = await capture(run);
+  const statements = captured.length;
+  const inDatabase = await databaseTime();
+  for (let i = 0; i < 3; i++) await run();
+  const times: number[] = [];
+  const cpu0 = process.cpuUsage();
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    await run();
+    times.push(performance.now() - t);
+  }
+  const cpu = process.cpuUsage(cpu0);
+  const nodeCpu = (cpu.user + cpu.system) / 1000 / RUNS;
+  log(
+    `| ${label} | ${describe(result)} | ${percentile(times, 50).toFixed(0)} ms | ${percentile(times, 95).toFixed(0)} ms | ` +
+      `${statements} | ${inDatabase.toFixed(1)} ms | ${nodeCpu.toFixed(1)} ms | ${(inDatabase + nodeCpu).toFixed(0)} ms |`,
   );
 }
 
 type TLinks = { links: Array<{ depth: number }>; capped: unknown[] };
-const describe = (r: unknown) => {
+const linksOf = (r: unknown) => {
   const l = r as TLinks;
-  return `${l.links.filter((x) => x.depth === 1).length} depth-1, ${l.links.filter((x) => x.depth === 2).length} depth-2 links, ${l.capped.length} capped`;
+  const d1 = l.links.filter((x) => x.depth === 1).length;
+  return `${(d1 + l.links.length - d1).toLocaleString("en")} links (${d1} depth 1), ${l.capped.length} capped`;
 };
-await measure(
-  "GET links depth=1",
-  () => findUserLinks(prisma, { clientId, userId: "target", depth: 1, fanOutCap: 50 }),
-  describe,
+type TNetwork = { people: Array<{ depth: number }>; counterparties?: unknown[]; capped: unknown[] };
+const networkOf = (r: unknown) => {
+  const n = r as TNetwork;
+  return `${n.people.length - 1} people, ${n.counterparties?.length ?? 0} counterparties, ${n.capped.length} capped`;
+};
+
+log(`load average (1 min) at the start of the measurement: ${load1}; ${RUNS} calls each`);
+log(
+  "| read | result | wall p50 | wall p95 | statements | database (planning + execution, summed) | Node CPU per call | database + Node CPU |",
 );
-await measure(
-  "GET links depth=2",
-  () => findUserLinks(prisma, { clientId, userId: "target", depth: 2, fanOutCap: 50 }),
-  describe,
-);
-const tx = {
-  $queryRawUnsafe: async (sql: string, ...values: unknown[]) => (await db.query(sql, values)).rows,
-} as never;
-await measure(
-  "links.* read of a screening (4 counts, 1 window, blocked, fraud)",
-  () =>
-    readLinkSignals(tx, {
-      clientId,
-      userId: "target",
-      current: [{ kind: "deviceFingerprint", value: "net-2" }],
-      timestamp: Date.now(),
-      requests: {
-        kinds: KINDS.slice(0, 4) as never,
-        windows: [{ kind: "deviceFingerprint", window: "30d" }],
-        blocked: true,
-        fraud: true,
-      },
-    }),
-  (r) => JSON.stringify(Object.fromEntries(r as Map<string, number>)),
-);
-const sizes = await db.query<{ identifiers: string; transactions: string }>(
-  `SELECT (SELECT count(*) FROM "user_identifiers") AS identifiers, (SELECT count(*) FROM "transactions") AS transactions`,
-);
-console.log(`database: ${JSON.stringify(sizes.rows[0])}`);
-pg.Client.prototype.query = original;
+log("|---|---|---|---|---|---|---|---|");
+for (const depth of [1, 2] as const) {
+  await measure(
+    `GET /v1/users/{userId}/links depth ${depth}`,
+    () => getUserLinks({ clientId, userId: TARGET, depth }),
+    linksOf,
+  );
+}
+for (const depth of [1, 2] as const) {
+  await measure(
+    `network view read depth ${depth}`,
+    () => getUserNetwork({ clientId, userId: TARGET, query: { depth, kinds: undefined, since: undefined } }),
+    networkOf,
+  );
+}
+
+if (process.env.BENCH_LINKS_EXPLAIN === "1") {
+  // the depth-2 link statement as the code sends it, captured at the driver
+  const { findUserLinks } = await import("@/lib/links/find-user-links");
+  const fanOutCap = await clientFanOutCap(prisma, clientId);
+  await capture(() => findUserLinks(prisma, { clientId, userId: TARGET, depth: 2, fanOutCap }));
+  const statement = captured.find((s) => /^\s*WITH/i.test(s.text));
+  if (statement) {
+    const plan = await db.query(`EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`, statement.values);
+    console.log(plan.rows.map((r: Record<string, string>) => r["QUERY PLAN"]).join("\n"));
+  }
+}
+
 await db.end();
 await prisma.$disconnect();

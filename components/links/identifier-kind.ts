@@ -1,6 +1,6 @@
 import { formatEnum } from "@/lib/format";
 
-// Identifier kinds in words, as the reviewer says them (never the raw enum).
+// Identifier kinds (and "counterparty", linked by payments) in words, as the reviewer says them (never the raw enum).
 const LABELS: Record<string, string> = {
   phone: "Phone",
   email: "Email",
@@ -11,6 +11,8 @@ const LABELS: Record<string, string> = {
   walletTaxNumberId: "Wallet tax number",
   walletPhone: "Wallet phone",
   cardFingerprint: "Card",
+  // not an identifier: payments between them (the network view's filter sends it with the kinds)
+  counterparty: "Counterparty",
 };
 
 export const NETWORK_KINDS = Object.keys(LABELS);

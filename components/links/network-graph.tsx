@@ -19,6 +19,7 @@ const COLORS = {
   inactive: "#64748b",
   blocked: "#b91c1c",
   identifier: "#f59e0b",
+  counterparty: "#6366f1",
   edge: "#94a3b8",
   focus: "#111827",
 };
@@ -28,7 +29,7 @@ function personLabel(p: TNetworkPerson): string {
 }
 
 /** What the focused person is, in words, for the line under the graph (read out as it changes). */
-function describe(p: TNetworkPerson): string {
+function describe(p: TNetworkPerson, parties: TUserNetwork["counterparties"]): string {
   const parts = [
     p.depth === 0 ? "this person" : p.depth === 1 ? "linked directly" : "linked in two steps",
     formatEnum(p.status).toLowerCase(),
@@ -38,6 +39,11 @@ function describe(p: TNetworkPerson): string {
   if (p.sanctionsHits) parts.push(`${p.sanctionsHits} sanctions hit${p.sanctionsHits === 1 ? "" : "s"}`);
   if (p.via.length)
     parts.push(`through ${[...new Set(p.via.map((v) => identifierKindLabel(v.kind)))].join(", ")}`);
+  if (p.depth > 0)
+    for (const c of parties.filter((x) => x.userId === p.userId))
+      parts.push(
+        `${c.direction === "sent" ? "paid by this person" : "paid this person"} (${c.transactions} transaction${c.transactions === 1 ? "" : "s"})`,
+      );
   return parts.join(", ");
 }
 
@@ -85,8 +91,38 @@ export function NetworkGraph({ network, onOpen }: TProps) {
       });
       for (const u of idf.userIds) edges.push({ data: { id: `${id}-${u}`, source: id, target: `u:${u}` } });
     });
+    // payments: an arrow from payer to payee, to the person's circle when they are in the view, else to
+    // a square of their own (a stored user opens on click; an account or wallet is only shown)
+    const anchor = `u:${network.userId}`;
+    const inView = new Set(people.map((p) => p.userId));
+    network.counterparties.forEach((c, i) => {
+      let other = c.userId && inView.has(c.userId) ? `u:${c.userId}` : `c:${i}`;
+      if (c.userId === network.userId) other = anchor;
+      if (other === `c:${i}`)
+        nodes.push({
+          data: {
+            id: other,
+            ...(c.userId ? { userId: c.userId } : {}),
+            label: canvasLabel(c.name ?? c.userId ?? c.account ?? c.wallet ?? ""),
+            color:
+              c.status === "blocked"
+                ? COLORS.blocked
+                : c.status === "inactive"
+                  ? COLORS.inactive
+                  : COLORS.counterparty,
+            size: 24,
+            border: 0,
+          },
+          classes: "counterparty",
+        });
+      const [source, target] = c.direction === "sent" ? [anchor, other] : [other, anchor];
+      edges.push({
+        data: { id: `p:${i}`, source, target, label: `${c.transactions} tx` },
+        classes: "payment",
+      });
+    });
     return [...nodes, ...edges];
-  }, [people, network.identifiers]);
+  }, [people, network.identifiers, network.counterparties, network.userId]);
 
   useEffect(() => {
     let cancelled = false;
@@ -128,6 +164,22 @@ export function NetworkGraph({ network, onOpen }: TProps) {
               style: { shape: "diamond", "font-size": 9, color: "#78350f" },
             },
             { selector: "edge", style: { width: 1.5, "line-color": COLORS.edge, "curve-style": "straight" } },
+            { selector: "node.counterparty", style: { shape: "round-rectangle" } },
+            {
+              selector: "edge.payment",
+              style: {
+                "line-style": "dashed",
+                "line-color": COLORS.counterparty,
+                "target-arrow-shape": "triangle",
+                "target-arrow-color": COLORS.counterparty,
+                "curve-style": "bezier",
+                label: "data(label)",
+                "font-size": 9,
+                color: "#312e81",
+                "text-background-color": "#ffffff",
+                "text-background-opacity": 0.85,
+              },
+            },
             {
               selector: "node.focused",
               style: { "overlay-color": COLORS.focus, "overlay-opacity": 0.18, "overlay-padding": 8 },
@@ -200,7 +252,8 @@ export function NetworkGraph({ network, onOpen }: TProps) {
       />
       <p id={hintId} className="mt-1 text-xs text-slate-600">
         Arrow keys move between people, Enter opens the one in focus. Circles are people (red blocked, grey
-        inactive, a double ring confirmed fraud); diamonds are what they share.
+        inactive, a double ring confirmed fraud); diamonds are what they share; dashed arrows are payments,
+        from payer to payee, squares the counterparties not linked otherwise.
       </p>
       {failed ? (
         <p className="mt-1 text-sm text-red-700">
@@ -214,7 +267,7 @@ export function NetworkGraph({ network, onOpen }: TProps) {
             data-testid="graph-focus"
           >
             In focus: <ClientText className="font-medium" value={current.name ?? current.userId} /> (
-            {describe(current)})
+            {describe(current, network.counterparties)})
           </p>
         )
       )}

@@ -11,8 +11,8 @@ import type { TNetworkFilters } from "@/components/links/query-keys";
 import { UserStatusBadge } from "@/components/users/users-table";
 import { Badge, Button, DateTime, DoneNote, LevelBadge, NoteDialog } from "@/components/ui";
 import { inputClass } from "@/components/ui/styles";
-import type { TNetworkPerson } from "@/lib/links/get-user-network";
-import { formatCount, formatEnum } from "@/lib/format";
+import type { TNetworkCounterparty, TNetworkPerson } from "@/lib/links/get-user-network";
+import { formatCount, formatEnum, revealInvisible } from "@/lib/format";
 import { ClientText } from "@/components/ui/format";
 
 // Cytoscape draws on a canvas with browser APIs: it is never part of the server render.
@@ -92,6 +92,8 @@ export function NetworkView({
     merge.reset();
   };
   const linked = people.filter((p) => p.depth > 0);
+  const parties = network?.counterparties ?? [];
+  const paymentsOf = (id: string) => parties.filter((c) => c.userId === id);
 
   return (
     <section aria-labelledby="network-title" className="space-y-3" data-testid="network-view">
@@ -159,11 +161,20 @@ export function NetworkView({
       {network && (
         <>
           <p className="text-sm text-slate-700" data-testid="network-summary">
-            {linked.length === 0
+            {linked.length === 0 && parties.length === 0
               ? "No one is linked to this person with these filters."
-              : `${formatCount(linked.length, "linked person", "linked people")}${
-                  network.truncated ? " (the first shown; narrow the filters to see the others)" : ""
-                }.`}
+              : `${[
+                  linked.length > 0 &&
+                    `${formatCount(linked.length, "linked person", "linked people")}${
+                      network.truncated ? " (the first shown; narrow the filters to see the others)" : ""
+                    }`,
+                  parties.length > 0 &&
+                    `${formatCount(parties.length, "counterparty", "counterparties")}${
+                      network.counterpartiesTruncated ? " (those with the most transactions)" : ""
+                    }`,
+                ]
+                  .filter(Boolean)
+                  .join(" and ")}.`}
           </p>
           {network.capped.length > 0 && (
             <div className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
@@ -180,7 +191,7 @@ export function NetworkView({
               </ul>
             </div>
           )}
-          {linked.length > 0 && <NetworkGraph network={network} onOpen={open} />}
+          {(linked.length > 0 || parties.length > 0) && <NetworkGraph network={network} onOpen={open} />}
 
           {canAct && (
             <div className="flex flex-wrap items-center gap-2" data-testid="ring-actions">
@@ -310,7 +321,7 @@ export function NetworkView({
                     )}
                   </td>
                   <td className="min-w-0 px-2 py-2">
-                    {p.via.length === 0 ? (
+                    {p.via.length === 0 && (p.depth === 0 || paymentsOf(p.userId).length === 0) ? (
                       <span className="text-slate-600">—</span>
                     ) : (
                       <ul className="space-y-0.5">
@@ -325,6 +336,17 @@ export function NetworkView({
                             </span>
                           </li>
                         ))}
+                        {p.depth > 0 &&
+                          paymentsOf(p.userId).map((c) => (
+                            <li key={`counterparty:${c.direction}`}>
+                              <span className="font-medium">{identifierKindLabel("counterparty")}</span>{" "}
+                              {directionLabel(c.direction)}
+                              <span className="block text-xs text-slate-600">
+                                {formatCount(c.transactions, "transaction")} · last{" "}
+                                <DateTime dateOnly value={c.lastAt} />
+                              </span>
+                            </li>
+                          ))}
                       </ul>
                     )}
                   </td>
@@ -332,6 +354,7 @@ export function NetworkView({
               ))}
             </tbody>
           </table>
+          {parties.length > 0 && <CounterpartiesTable parties={parties} />}
         </>
       )}
 
@@ -405,6 +428,83 @@ export function NetworkView({
         />
       )}
     </section>
+  );
+}
+
+function directionLabel(direction: TNetworkCounterparty["direction"]): string {
+  return direction === "sent" ? "paid by this person" : "paid this person";
+}
+
+/** Who the person paid and who paid them: the payments that link them, beside the shared identifiers. */
+function CounterpartiesTable({ parties }: { parties: TNetworkCounterparty[] }) {
+  return (
+    <table className="w-full table-fixed text-sm" data-testid="network-counterparties">
+      <caption className="px-2 pb-1 text-left text-sm font-medium text-slate-800">
+        Linked by counterparty: who this person paid and who paid them
+      </caption>
+      <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">
+        <tr>
+          <th scope="col" className="w-[40%] px-2 py-2">
+            Counterparty
+          </th>
+          <th scope="col" className="w-[20%] px-2 py-2">
+            Direction
+          </th>
+          <th scope="col" className="px-2 py-2">
+            Transactions
+          </th>
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-slate-100">
+        {parties.map((c) => (
+          <tr
+            key={`${c.direction}:${c.userId ?? ""}:${c.account ?? ""}:${c.wallet ?? ""}`}
+            data-testid="counterparty-row"
+            data-party-user-id={c.userId ?? undefined}
+            className="align-top"
+          >
+            <th scope="row" className="min-w-0 px-2 py-2 text-left font-normal">
+              {c.userId ? (
+                <>
+                  <Link
+                    href={personPath(c.userId)}
+                    title={(c.name ?? c.userId).length > 60 ? (c.name ?? c.userId) : undefined}
+                    className="line-clamp-3 font-medium text-brand-700 [overflow-wrap:anywhere] hover:underline"
+                  >
+                    <ClientText value={c.name ?? c.userId} />
+                  </Link>
+                  <span className="block font-mono text-xs text-slate-600 [overflow-wrap:anywhere]">
+                    <ClientText value={c.userId} />
+                  </span>
+                  {c.status && <UserStatusBadge status={c.status} />}
+                </>
+              ) : (
+                <>
+                  <span className="block text-xs text-slate-700">{c.account ? "Account" : "Wallet"}</span>
+                  <span
+                    className="line-clamp-3 font-mono text-xs [overflow-wrap:anywhere]"
+                    title={
+                      (c.account ?? c.wallet ?? "").length > 60
+                        ? revealInvisible(c.account ?? c.wallet ?? "")
+                        : undefined
+                    }
+                  >
+                    <ClientText value={c.account ?? c.wallet} />
+                  </span>
+                </>
+              )}
+            </th>
+            <td className="px-2 py-2">{directionLabel(c.direction)}</td>
+            <td className="px-2 py-2">
+              {formatCount(c.transactions, "transaction")}
+              <span className="block text-xs text-slate-600">
+                <DateTime dateOnly value={c.firstAt} /> to <DateTime dateOnly value={c.lastAt} />
+              </span>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 

@@ -17,7 +17,7 @@ export type TLinkQuery = {
   clientId: string;
   userId: string;
   depth: 1 | 2;
-  /** Only these kinds link (default: all). */
+  /** Only these kinds link (default: all; an empty list: none). */
   kinds?: readonly TIdentifierKind[];
   /** Only links through uses at or after this time. */
   since?: Date;
@@ -104,7 +104,9 @@ async function readEdges(
   db: TDb,
   { clientId, userId, depth, kinds, since, fanOutCap }: TLinkQuery,
 ): Promise<{ edges: TEdgeRow[]; capped: TCappedRow[] }> {
-  const kindList = [...(kinds?.length ? kinds : IDENTIFIER_KINDS)];
+  // an explicit empty list links through nothing (the network view with only counterparties chosen)
+  if (kinds && kinds.length === 0) return { edges: [], capped: [] };
+  const kindList = [...(kinds ?? IDENTIFIER_KINDS)];
   const after = since ?? null;
   const sinceOk = (mine: string, other: string) =>
     after

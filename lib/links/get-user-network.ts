@@ -1,8 +1,14 @@
 import { Prisma } from "@/lib/generated/prisma/client";
 import { prisma } from "@/lib/db";
 import { notFound } from "@/lib/http/errors";
+import { findCounterparties, type TCounterparty } from "@/lib/links/find-counterparties";
 import { clientFanOutCap, findUserLinkDetails } from "@/lib/links/find-user-links";
-import { NETWORK_PEOPLE_MAX, type TNetworkQuery } from "@/lib/links/network-schemas";
+import {
+  NETWORK_COUNTERPARTIES_MAX,
+  NETWORK_PEOPLE_MAX,
+  type TNetworkQuery,
+} from "@/lib/links/network-schemas";
+import type { TIdentifierKind } from "@/lib/users/index-identifiers";
 
 export type TNetworkLink = {
   kind: string;
@@ -30,6 +36,16 @@ export type TNetworkPerson = {
   via: TNetworkLink[];
 };
 
+/** Someone the person paid or who paid them: a stored user (by id), or an account or a wallet. */
+export type TNetworkCounterparty = Omit<TCounterparty, "firstAt" | "lastAt"> & {
+  /** The stored user's name and status, when the transaction named a user of the client. */
+  name: string | null;
+  status: string | null;
+  /** First and last transaction between them (epoch ms). */
+  firstAt: number;
+  lastAt: number;
+};
+
 export type TUserNetwork = {
   userId: string;
   depth: 1 | 2;
@@ -41,6 +57,19 @@ export type TUserNetwork = {
   fanOutCap: number;
   /** More people are linked than the view lists. */
   truncated: boolean;
+  /** Who the person paid and who paid them (linked by "counterparty"), most transactions first. */
+  counterparties: TNetworkCounterparty[];
+  /** More counterparties than the view lists. */
+  counterpartiesTruncated: boolean;
+};
+
+type TUserRow = {
+  id: string;
+  firstName: string | null;
+  lastName: string | null;
+  email: string | null;
+  status: string;
+  riskLevel: string | null;
 };
 
 const keyOf = (kind: string, value: string) => `${kind}\u0000${value}`;
@@ -60,15 +89,22 @@ export async function getUserNetwork({
   query: TNetworkQuery;
 }): Promise<TUserNetwork> {
   const fanOutCap = await clientFanOutCap(prisma, clientId);
-  const found = await findUserLinkDetails(prisma, {
-    clientId,
-    userId,
-    depth: query.depth,
-    kinds: query.kinds,
-    since: query.since,
-    fanOutCap,
-  });
+  // "counterparty" is not an identifier kind: it asks for the payments; no kinds asks for everything
+  const kinds = query.kinds?.filter((k): k is TIdentifierKind => k !== "counterparty");
+  const withCounterparties = !query.kinds || query.kinds.includes("counterparty");
+  const [found, allParties] = await Promise.all([
+    findUserLinkDetails(prisma, {
+      clientId,
+      userId,
+      depth: query.depth,
+      kinds,
+      since: query.since,
+      fanOutCap,
+    }),
+    withCounterparties ? findCounterparties(prisma, { clientId, userId, since: query.since }) : [],
+  ]);
   if (!found) throw notFound("/userId", "User not found");
+  const parties = allParties.slice(0, NETWORK_COUNTERPARTIES_MAX);
 
   const links = [...found.links]
     .sort((a, b) => a.depth - b.depth || b.via.length - a.via.length || a.userId.localeCompare(b.userId))
@@ -78,25 +114,28 @@ export async function getUserNetwork({
   for (const l of links) for (const v of l.via) viaKeys.set(keyOf(v.kind, v.value), v);
   const pairs = [...viaKeys.values()];
 
+  const inView = new Set(ids);
+  const partyIds = [
+    ...new Set(parties.flatMap((c) => (c.userId && !inView.has(c.userId) ? [c.userId] : []))),
+  ];
+
   const [users, cases, holders, hits, fraud] = await Promise.all([
-    prisma.user.findMany({
-      where: { clientId, id: { in: ids } },
-      select: { id: true, firstName: true, lastName: true, email: true, status: true, riskLevel: true },
-    }),
+    // raw SQL with array parameters: hundreds of ids and values as two arrays, not a statement of
+    // a thousand parameters (Prisma's IN and OR lists cost more to build than to run here)
+    prisma.$queryRaw<TUserRow[]>(Prisma.sql`
+      SELECT "id", "firstName", "lastName", "email", "status", "riskLevel" FROM "users"
+      WHERE "clientId" = ${clientId} AND "id" = ANY(${[...ids, ...partyIds]}::text[])`),
     prisma.case.findMany({
       where: { clientId, subjectType: "user", subjectId: { in: ids }, status: { not: "closed" } },
       select: { id: true, subjectId: true, status: true, priority: true, alertCount: true },
       orderBy: [{ dueAt: "asc" }, { id: "asc" }],
     }),
     pairs.length
-      ? prisma.userIdentifier.findMany({
-          where: {
-            clientId,
-            userId: { in: ids },
-            OR: pairs.map((p) => ({ kind: p.kind, value: p.value })),
-          },
-          select: { kind: true, value: true, userId: true },
-        })
+      ? prisma.$queryRaw<{ kind: string; value: string; userId: string }[]>(Prisma.sql`
+          SELECT i."kind", i."value", i."userId"
+          FROM unnest(${pairs.map((p) => p.kind)}::text[], ${pairs.map((p) => p.value)}::text[]) AS p("kind", "value")
+          JOIN "user_identifiers" i ON i."clientId" = ${clientId} AND i."kind" = p."kind" AND i."value" = p."value"
+          WHERE i."userId" = ANY(${ids}::text[])`)
       : [],
     prisma.$queryRaw<{ userId: string; hits: number }[]>(Prisma.sql`
       SELECT u.id AS "userId", count(DISTINCT (h ->> 'datasetId') || '/' || (h ->> 'entityId'))::int AS hits
@@ -149,13 +188,23 @@ export async function getUserNetwork({
     };
   };
 
-  const identifiers = pairs.map((p) => {
-    const held = holdersOf.get(keyOf(p.kind, p.value)) ?? new Set<string>();
-    // A link's value is held by the linked person even when the index does not say so (a counterparty).
-    for (const l of links)
-      if (l.via.some((v) => v.kind === p.kind && v.value === p.value)) held.add(l.userId);
-    return { kind: p.kind, value: p.value, userIds: ids.filter((id) => held.has(id)) };
-  });
+  // A link's value is held by the linked person even when the index does not say so (a counterparty).
+  for (const l of links)
+    for (const v of l.via) {
+      const key = keyOf(v.kind, v.value);
+      const set = holdersOf.get(key) ?? new Set<string>();
+      set.add(l.userId);
+      holdersOf.set(key, set);
+    }
+  // holders in the order of the people (the person first, then the links' order)
+  const order = new Map(ids.map((id, i) => [id, i]));
+  const identifiers = pairs.map((p) => ({
+    kind: p.kind,
+    value: p.value,
+    userIds: [...(holdersOf.get(keyOf(p.kind, p.value)) ?? [])]
+      .filter((id) => order.has(id))
+      .sort((a, b) => order.get(a)! - order.get(b)!),
+  }));
 
   return {
     userId,
@@ -180,5 +229,16 @@ export async function getUserNetwork({
     capped: found.capped,
     fanOutCap,
     truncated: found.links.length > links.length,
+    counterparties: parties.map((c) => {
+      const u = c.userId ? byUser.get(c.userId) : undefined;
+      return {
+        ...c,
+        name: u ? [u.firstName, u.lastName].filter(Boolean).join(" ") || null : null,
+        status: u?.status ?? null,
+        firstAt: Date.parse(c.firstAt),
+        lastAt: Date.parse(c.lastAt),
+      };
+    }),
+    counterpartiesTruncated: allParties.length > parties.length,
   };
 }

@@ -8,6 +8,12 @@ import { IDENTIFIER_KINDS } from "@/lib/users/index-identifiers";
 export const RING_ACTION_MAX = 200;
 /** The most people the view lists; a wider network is cut here and says so. */
 export const NETWORK_PEOPLE_MAX = 500;
+/** The most counterparties the view lists (those with the most transactions first). */
+export const NETWORK_COUNTERPARTIES_MAX = 200;
+
+/** What the view can link through: the identifier kinds, and payments ("counterparty"). */
+export const NETWORK_LINK_KINDS = [...IDENTIFIER_KINDS, "counterparty"] as const;
+export type TNetworkLinkKind = (typeof NETWORK_LINK_KINDS)[number];
 
 const emptyAsUndefined = (v: unknown) => (v === "" || v === null ? undefined : v);
 
@@ -19,7 +25,7 @@ export const ZNetworkQuery = z.object({
       .default("1")
       .transform((d) => (d === "2" ? 2 : 1) as 1 | 2),
   ),
-  /** Comma-separated identifier kinds; absent: all. */
+  /** Comma-separated identifier kinds and "counterparty"; absent: all. */
   kinds: z.preprocess(
     emptyAsUndefined,
     z
@@ -33,7 +39,7 @@ export const ZNetworkQuery = z.object({
             .filter(Boolean),
         ),
       ])
-      .pipe(z.array(z.enum(IDENTIFIER_KINDS)).min(1))
+      .pipe(z.array(z.enum(NETWORK_LINK_KINDS)).min(1))
       .optional(),
   ),
   /** Only links through uses since this day (YYYY-MM-DD) or instant (epoch milliseconds). */

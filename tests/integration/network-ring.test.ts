@@ -22,6 +22,7 @@ const { POST: postTransaction } = await import("@/app/v1/transaction/route");
 const { POST: subscribe } = await import("@/app/v1/webhooks/route");
 const { GET: getNetwork } = await import("@/app/dashboard-api/users/[userId]/network/route");
 const { POST: postRingStatus } = await import("@/app/dashboard-api/users/[userId]/network/status/route");
+const { POST: postUserStatus } = await import("@/app/dashboard-api/users/[userId]/status/route");
 const { POST: postMerge } = await import("@/app/dashboard-api/cases/[caseId]/merge/route");
 
 type TRole = "admin" | "reviewer" | "reporting_officer";
@@ -90,6 +91,10 @@ async function alertFor(t: TTenant, userId: string, txId: string) {
 function as(t: TTenant | null, role: TRole = "reviewer") {
   session.current = t ? { user: { id: t.people[role].id } } : null;
 }
+
+/** A ring action from the anchor's network view. */
+const ringStatus = (body: Record<string, unknown>) =>
+  call(postRingStatus, { path: "/x", params: { userId: "anchor" }, body });
 
 const openCaseOf = (clientId: string, userId: string) =>
   prisma.case.findFirstOrThrow({
@@ -197,6 +202,85 @@ describe("GET /dashboard-api/users/{userId}/network", () => {
       query: { depth: "2", kinds: "phone,email" },
     });
     expect(phones.body.people.map((p: { userId: string }) => p.userId)).toEqual(["anchor"]);
+  });
+
+  it("lists counterparties: who the person paid and who paid them, filtered by kind and time", async () => {
+    const now = Date.now();
+    const pay = async (t: TTenant, id: string, userId: string, recipient: object, agoMs: number) => {
+      const res = await call(postTransaction, {
+        apiKey: t.apiKey,
+        body: {
+          id,
+          userId,
+          status: "APPROVED",
+          currencyCode: "EUR",
+          amount: 10,
+          timestamp: now - agoMs,
+          recipient,
+        },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    };
+    const HOUR = 3_600_000;
+    await pay(A, "pay-lone-1", "anchor", { id: "lone" }, 3 * HOUR);
+    await pay(A, "pay-lone-2", "anchor", { id: "lone" }, 2 * HOUR);
+    const account = { paymentMethod: "bank", bank: { accountNumber: "NL91ABNA0417164300" } };
+    await pay(A, "pay-account", "anchor", account, 10 * 24 * HOUR);
+    // an id this client never stored (it is another client's user): shown as an id, nothing of B's
+    await user(B, "b-payee", { firstName: "Secret", lastName: "Of B" });
+    await pay(A, "pay-b-id", "anchor", { id: "b-payee" }, 4 * HOUR);
+    await pay(A, "pay-from-far", "far", { id: "anchor" }, HOUR);
+    // another client paying its own "anchor" id: not this client's counterparty
+    await pay(B, "pay-b-anchor", "b-twin", { id: "anchor" }, HOUR);
+
+    as(A);
+    const read = (query: Record<string, string> = {}) =>
+      call(getNetwork, { path: "/x", params: { userId: "anchor" }, query });
+    const all = await read();
+    expect(all.status, JSON.stringify(all.body)).toBe(200);
+    const row = (c: {
+      direction: string;
+      userId: string | null;
+      account: string | null;
+      transactions: number;
+    }) => [c.direction, c.userId, c.account, c.transactions];
+    expect(all.body.counterparties.map(row)).toEqual([
+      ["sent", "lone", null, 2],
+      ["received", "far", null, 1],
+      ["sent", "b-payee", null, 1],
+      ["sent", null, "NL91ABNA0417164300", 1],
+    ]);
+    expect(all.body.counterparties[0]).toMatchObject({
+      name: "Lone Wolf",
+      status: "active",
+      wallet: null,
+      firstAt: expect.any(Number),
+      lastAt: expect.any(Number),
+    });
+    expect(all.body.counterparties[0].lastAt - all.body.counterparties[0].firstAt).toBe(HOUR);
+    expect(all.body.counterparties[2]).toMatchObject({ userId: "b-payee", name: null, status: null });
+    expect(JSON.stringify(all.body)).not.toContain("Secret");
+    expect(all.body.counterpartiesTruncated).toBe(false);
+    // the people linked by identifiers are unchanged: payments link by counterparty only
+    expect(new Set(all.body.people.map((p: { userId: string }) => p.userId))).toEqual(
+      new Set(["anchor", "long", "rlo"]),
+    );
+
+    // only counterparties: nobody through an identifier; only identifiers: no counterparty
+    const onlyPayments = await read({ kinds: "counterparty" });
+    expect(onlyPayments.status).toBe(200);
+    expect(onlyPayments.body.people.map((p: { userId: string }) => p.userId)).toEqual(["anchor"]);
+    expect(onlyPayments.body.counterparties).toHaveLength(4);
+    const onlyDevices = await read({ kinds: "deviceFingerprint" });
+    expect(onlyDevices.body.counterparties).toEqual([]);
+    expect(onlyDevices.body.people).toHaveLength(3);
+    // time: the payment to the account ten days ago is left out of the last day
+    const lastDay = await read({ since: String(now - 24 * HOUR) });
+    expect(lastDay.body.counterparties.map(row)).toEqual([
+      ["sent", "lone", null, 2],
+      ["received", "far", null, 1],
+      ["sent", "b-payee", null, 1],
+    ]);
   });
 
   it("answers 400 for bad filters and 404 for an unknown user", async () => {
@@ -448,17 +532,13 @@ describe("ring actions", () => {
   it("blocking again changes no one and sends nothing; inactive is a status change without webhook", async () => {
     as(A);
     receiver.received.length = 0;
-    const again = await call(postRingStatus, {
-      path: "/x",
-      params: { userId: "anchor" },
-      body: { userIds: ["long"], status: "blocked", note: "Again" },
-    });
+    const again = await ringStatus({ userIds: ["long"], status: "blocked", note: "Again" });
     expect(again.status).toBe(200);
     expect(again.body.users).toEqual([{ userId: "long", changed: false, alertsClosed: 0 }]);
-    const inactive = await call(postRingStatus, {
-      path: "/x",
-      params: { userId: "anchor" },
-      body: { userIds: ["far"], status: "inactive", note: "Shares a phone with the ring" },
+    const inactive = await ringStatus({
+      userIds: ["far"],
+      status: "inactive",
+      note: "Shares a phone with the ring",
     });
     // far is two steps away: still part of the network the reviewer saw
     expect(inactive.status, JSON.stringify(inactive.body)).toBe(200);
@@ -467,5 +547,42 @@ describe("ring actions", () => {
     );
     await deliverPending(A.clientId);
     expect(receiver.received.filter((r) => r.event.startsWith("user.status"))).toEqual([]);
+  });
+
+  it("a ring block sends exactly what a single block sends: the same signed user.status.block", async () => {
+    as(A);
+    receiver.received.length = 0;
+    const ring = await ringStatus({ userIds: ["far"], status: "blocked", note: "Same reason" });
+    expect(ring.status, JSON.stringify(ring.body)).toBe(200);
+    await deliverPending(A.clientId);
+    const single = await call(postUserStatus as never, {
+      path: "/x",
+      params: { userId: "lone" },
+      body: { status: "blocked", comment: "Same reason" },
+    });
+    expect(single.status, JSON.stringify(single.body)).toBe(200);
+    await deliverPending(A.clientId);
+    const got = receiver.received.filter((r) => r.event.startsWith("user."));
+    expect(got.map((r) => [r.event, r.verified])).toEqual([
+      ["user.status.block", true],
+      ["user.status.block", true],
+    ]);
+    // the same envelope and payload, but for the person and the moment
+    const shape = (body: unknown) => {
+      const { payload, ...envelope } = body as { payload: Record<string, unknown> };
+      return {
+        envelope: Object.keys(envelope).sort(),
+        payload: { ...payload, id: "(person)", updatedAt: typeof payload.updatedAt },
+      };
+    };
+    expect(shape(got[0]!.body)).toEqual(shape(got[1]!.body));
+    expect((got[0]!.body as { payload: { id: string } }).payload.id).toBe("far");
+    expect((got[1]!.body as { payload: { id: string } }).payload.id).toBe("lone");
+    expect(shape(got[1]!.body).payload).toEqual({
+      id: "(person)",
+      status: "blocked",
+      reason: `Same reason (reviewer: ${A.people.reviewer.email})`,
+      updatedAt: "number",
+    });
   });
 });

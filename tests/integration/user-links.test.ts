@@ -61,6 +61,27 @@ describe("findUserLinks", () => {
     expect(got!.capped).toEqual([]);
   });
 
+  it("depth 2 caps a value met through a depth-1 user, and links through one held by exactly the cap", async () => {
+    // from b: a and c are direct; a's public IP (3 holders) and c's card (c, d) are met at depth 2
+    const capped = await findUserLinks(prisma, { clientId, userId: "b", depth: 2, fanOutCap: 2 });
+    expect(capped).toEqual({
+      userId: "b",
+      links: [
+        { userId: "a", depth: 1, via: [{ kind: "deviceFingerprint", value: "dev-1" }] },
+        { userId: "c", depth: 1, via: [{ kind: "phone", value: "+100" }] },
+        { userId: "d", depth: 2, via: [{ kind: "cardFingerprint", value: "card-9" }] },
+      ],
+      capped: [{ kind: "ipAddress", value: "10.0.0.1", users: 3 }],
+    });
+    const atCap = await findUserLinks(prisma, { clientId, userId: "b", depth: 2, fanOutCap: 3 });
+    expect(atCap!.links.filter((l) => l.depth === 2)).toEqual([
+      { userId: "d", depth: 2, via: [{ kind: "cardFingerprint", value: "card-9" }] },
+      { userId: "e", depth: 2, via: [{ kind: "ipAddress", value: "10.0.0.1" }] },
+      { userId: "f", depth: 2, via: [{ kind: "ipAddress", value: "10.0.0.1" }] },
+    ]);
+    expect(atCap!.capped).toEqual([]);
+  });
+
   it("kinds filter", async () => {
     const got = await findUserLinks(prisma, {
       clientId,
