@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { pgPool, prisma, type Tx } from "@/lib/db";
+import { timeAggregateRead } from "@/lib/ops/metrics";
 
 const KEY_PREFIX = "rsk_";
 
@@ -207,7 +208,9 @@ export async function authenticateApiKeyWithRead(
     },
   };
   const { name, text } = keyedStatement(read.build(params, `k."clientId"`));
-  const { rows } = await pgPool().query<TKeyRow & Record<string, unknown>>({ name, text, values });
+  const { rows } = await timeAggregateRead(() =>
+    pgPool().query<TKeyRow & Record<string, unknown>>({ name, text, values }),
+  );
   const client = acceptedKey(rows[0]);
   remember(hash, client);
   return { client, row: client ? rows[0]! : null };
