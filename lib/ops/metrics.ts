@@ -134,6 +134,11 @@ metric(
     }),
 );
 
+// The known label values start at 0, so that their series are there (and alerts can rate() them)
+// before the first event.
+for (const outcome of ["delivered", "pending", "failed"]) webhookAttempts.inc({ outcome }, 0);
+for (const locked of ["false", "true"]) signInFailures.inc({ locked }, 0);
+
 /** Times one screening read that carries the aggregates (the caller's statement, as it runs). */
 export async function timeAggregateRead<T>(read: () => Promise<T>): Promise<T> {
   const end = aggregateReadSeconds.startTimer();
