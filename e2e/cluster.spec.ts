@@ -199,6 +199,17 @@ test("kill -9 of one instance under load loses nothing acknowledged; the other d
   while (load.answered.size < 30 && Date.now() < deadline) await sleep(200);
   expect(load.answered.size, "screenings answered before the kill").toBeGreaterThanOrEqual(30);
 
+  // both instances were serving the load (round robin), so app1 dies with work under way
+  for (const app of cluster.instances) {
+    const served = await fetch(`${app.base}/metrics`, {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    const text = await served.text();
+    const count = /^http_requests_total\{route="\/v1\/transaction",method="POST",status="200"\} (\d+)/m.exec(
+      text,
+    );
+    expect(Number(count?.[1] ?? 0), `${app.name} served screenings`).toBeGreaterThan(0);
+  }
   await app1.stop("SIGKILL");
   const killedAt = Date.now();
   const atKill = load.answered.size;
