@@ -34,6 +34,15 @@ function valueOf(text: string, series: string): number | undefined {
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
 }
 
+/** Records a successful first attempt of a delivery, as the delivery function does. */
+function deliveredFirstTry(deliveryId: string) {
+  return recordDeliveryAttempt({
+    deliveryId,
+    outcome: { attempt: 1, startedAt: Date.now(), durationMs: 3, responseStatus: 200, error: null, ok: true },
+    retryAt: null,
+  });
+}
+
 async function databaseCounts() {
   const [row] = await prisma.$queryRaw<
     Array<{ pending: number; opened: number; overdue: number; due: number; leased: number }>
@@ -116,18 +125,7 @@ describe("metrics of screenings, webhooks and cases", () => {
     // The case's SLA passes; the delivery's attempt succeeds.
     await prisma.$executeRaw`UPDATE cases SET "dueAt" = now() - interval '1 minute' WHERE "clientId" = ${clientId}`;
     const delivery = await prisma.webhookDelivery.findFirstOrThrow({ where: { clientId } });
-    const recorded = await recordDeliveryAttempt({
-      deliveryId: delivery.id,
-      outcome: {
-        attempt: 1,
-        startedAt: Date.now(),
-        durationMs: 3,
-        responseStatus: 200,
-        error: null,
-        ok: true,
-      },
-      retryAt: null,
-    });
+    const recorded = await deliveredFirstTry(delivery.id);
     expect(recorded.status).toBe("delivered");
 
     await new Promise((r) => setTimeout(r, NEXT_READ_MS));
@@ -145,18 +143,7 @@ describe("metrics of screenings, webhooks and cases", () => {
     expect(latency).toBeLessThanOrEqual(sinceCreation);
 
     // A repeat of the same attempt (the driver may record one twice) is not a second delivery.
-    await recordDeliveryAttempt({
-      deliveryId: delivery.id,
-      outcome: {
-        attempt: 1,
-        startedAt: Date.now(),
-        durationMs: 3,
-        responseStatus: 200,
-        error: null,
-        ok: true,
-      },
-      retryAt: null,
-    });
+    await deliveredFirstTry(delivery.id);
     expect(valueOf(await scrape(), "webhook_delivery_latency_seconds_count")).toBe(1);
   });
 });
