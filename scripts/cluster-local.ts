@@ -9,8 +9,9 @@
 //
 // DATABASE_URL is PostgreSQL itself (migrations run there, before anything starts); the instances
 // connect through PgBouncer. CLUSTER_PORT (default 3000) is HAProxy's port; the instances listen on
-// the next two, PgBouncer on CLUSTER_PGBOUNCER_PORT (default 6432). Every other variable (WEB_CONCURRENCY,
-// NEXTAUTH_SECRET, METRICS_TOKEN, ...) is passed to both instances. Build first (`npx next build`).
+// the next two, PgBouncer on CLUSTER_PGBOUNCER_PORT (default 6433; 6432 is its system service's).
+// Every other variable (WEB_CONCURRENCY, NEXTAUTH_SECRET, METRICS_TOKEN, ...) is passed to both
+// instances. Build first (`npx next build`).
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -320,7 +321,7 @@ async function main(): Promise<void> {
     databaseUrl,
     port,
     instancePorts: [port + 1, port + 2],
-    pgbouncerPort: positiveNumber(process.env.CLUSTER_PGBOUNCER_PORT, 6432),
+    pgbouncerPort: positiveNumber(process.env.CLUSTER_PGBOUNCER_PORT, 6433),
   });
   console.log(
     [
