@@ -201,6 +201,16 @@ function instance(
 export async function startLocalCluster(options: TClusterOptions): Promise<TLocalCluster> {
   const { databaseUrl, port, instancePorts, pgbouncerPort, output = "inherit" } = options;
   const env = { ...(options.env ?? process.env) };
+  const versions = [
+    ["pgbouncer", "-V"],
+    ["haproxy", "-v"],
+  ] as const;
+  for (const [program, version] of versions)
+    try {
+      execFileSync(program, [version], { stdio: "ignore" });
+    } catch {
+      throw new Error(`${program} is not installed: apt-get install -y haproxy pgbouncer`);
+    }
   const database = new URL(databaseUrl);
   const dir = mkdtempSync(path.join(os.tmpdir(), "rss-cluster-"));
   // PgBouncer refuses to run as root: as root it runs as `nobody`, which must read its configuration.
