@@ -3,8 +3,10 @@ import { defineConfig } from "@playwright/test";
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${PORT}`;
 
-export default defineConfig({
+const config = defineConfig({
   testDir: "e2e",
+  // two production instances behind HAProxy and PgBouncer: `npm run test:ops` only (sets E2E_CLUSTER)
+  testIgnore: process.env.E2E_CLUSTER === "1" ? [] : ["**/cluster.spec.ts"],
   timeout: 60_000,
   fullyParallel: false,
   workers: 1,
@@ -46,3 +48,8 @@ export default defineConfig({
     },
   },
 });
+
+// The operations specs (`npm run test:ops`) start their own servers: E2E_WEB_SERVER=off skips this one.
+if (process.env.E2E_WEB_SERVER === "off") delete config.webServer;
+
+export default config;

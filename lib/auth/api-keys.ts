@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { boundedCache } from "@/lib/cache/bounded-cache";
 import { pgPool, prisma, type Tx } from "@/lib/db";
 import { statementName } from "@/lib/db-prepared";
+import { timeAggregateRead } from "@/lib/ops/metrics";
 
 const KEY_PREFIX = "rsk_";
 
@@ -205,7 +206,9 @@ export async function authenticateApiKeyWithRead(
     },
   };
   const { name, text } = keyedStatement(read.build(params, `k."clientId"`));
-  const { rows } = await pgPool().query<TKeyRow & Record<string, unknown>>({ name, text, values });
+  const { rows } = await timeAggregateRead(() =>
+    pgPool().query<TKeyRow & Record<string, unknown>>({ name, text, values }),
+  );
   const client = acceptedKey(rows[0]);
   remember(hash, client);
   return { client, row: client ? rows[0]! : null };

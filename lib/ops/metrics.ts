@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import client from "prom-client";
 import { jobsPool, pgPool } from "@/lib/db";
+import { registerDatabaseMetrics } from "@/lib/ops/database-metrics";
 
 // Prometheus metrics of this process (prom-client's global registry). With several server processes
 // the cluster primary aggregates them (lib/ops/cluster-metrics.ts), so /metrics counts the whole
@@ -85,6 +86,24 @@ export const jobRunsInFlight = metric(
       help: "Job runs this instance holds a lease on and is executing",
     }),
 );
+export const aggregateReadSeconds = metric(
+  "screening_aggregate_read_seconds",
+  () =>
+    new client.Histogram({
+      name: "screening_aggregate_read_seconds",
+      help: "Screening reads of the stored subject and every aggregate its rules need (one statement each; on the usual path the API key is read by the same statement)",
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    }),
+);
+export const webhookDeliveryLatency = metric(
+  "webhook_delivery_latency_seconds",
+  () =>
+    new client.Histogram({
+      name: "webhook_delivery_latency_seconds",
+      help: "Commit to delivery: from a webhook delivery's creation (in the transaction that made its event) to the recording of its successful attempt",
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600],
+    }),
+);
 export const signInFailures = metric(
   "dashboard_sign_in_failures_total",
   () =>
@@ -114,6 +133,38 @@ metric(
       },
     }),
 );
+
+// The known label values start at 0, so that their series are there (and alerts can rate() them)
+// before the first event.
+for (const outcome of ["delivered", "pending", "failed"]) webhookAttempts.inc({ outcome }, 0);
+for (const locked of ["false", "true"]) signInFailures.inc({ locked }, 0);
+
+/** Times one screening read that carries the aggregates (the caller's statement, as it runs). */
+export async function timeAggregateRead<T>(read: () => Promise<T>): Promise<T> {
+  const end = aggregateReadSeconds.startTimer();
+  try {
+    return await read();
+  } finally {
+    end();
+  }
+}
+
+/**
+ * Counts a recorded delivery attempt by the delivery's resulting status and, when this attempt
+ * delivered it (`deliveredNow`: not a repeat of an attempt already recorded), observes its
+ * commit-to-delivery latency.
+ */
+export function observeDeliveryAttempt(row: {
+  status: string;
+  createdAt?: Date | string;
+  deliveredNow?: boolean;
+}): void {
+  webhookAttempts.inc({ outcome: row.status });
+  if (row.deliveredNow && row.createdAt !== undefined)
+    webhookDeliveryLatency.observe(Math.max(0, Date.now() - new Date(row.createdAt).getTime()) / 1000);
+}
+
+registerDatabaseMetrics();
 
 const globalForMetrics = globalThis as unknown as { rssDefaultMetrics?: boolean };
 if (!globalForMetrics.rssDefaultMetrics) {

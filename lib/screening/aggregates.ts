@@ -19,6 +19,7 @@ import { matchesWhere, type TCompiledExpression } from "@/lib/rules/cel";
 import { RuleBudgetError, withinBudget } from "@/lib/rules/evaluation-budget";
 import { windowMs, type TAggregateDefinition, type TAggregateOver } from "@/lib/rules/schemas";
 import { ROW_COLUMNS, sqlParams, translateWhere, type TSqlParams } from "@/lib/screening/cel-sql";
+import { timeAggregateRead } from "@/lib/ops/metrics";
 
 export const FALLBACK_ROW_CAP = 5_000;
 
@@ -354,6 +355,8 @@ export async function computeAggregates(tx: Tx, args: TAggregateArgs): Promise<M
   const sql =
     (ctes.length ? `WITH ${ctes.join(", ")} ` : "") +
     `SELECT ${columns.map((c, i) => `${c} AS a${i}`).join(", ")}`;
-  const rows = await tx.$queryRawUnsafe<Record<string, unknown>[]>(sql, ...params.values);
+  const rows = await timeAggregateRead(() =>
+    tx.$queryRawUnsafe<Record<string, unknown>[]>(sql, ...params.values),
+  );
   return read(rows[0] ?? {});
 }

@@ -1,4 +1,4 @@
-import { webhookAttempts } from "@/lib/ops/metrics";
+import { observeDeliveryAttempt } from "@/lib/ops/metrics";
 import { jobsPool } from "@/lib/db";
 import { batcher } from "@/lib/db-batch";
 import { WEBHOOK_RETRY_EVENT } from "@/lib/webhooks/emit";
@@ -34,7 +34,7 @@ type TAttemptToRecord = {
 export async function recordDeliveryAttempt(attempt: TAttemptToRecord): Promise<TRecordedDelivery> {
   const row = await recordOne(attemptRow(attempt, null));
   if (!row) throw new Error(`Delivery ${attempt.deliveryId} does not exist`);
-  webhookAttempts.inc({ outcome: row.status });
+  observeDeliveryAttempt(row);
   return recorded(row);
 }
 
@@ -55,7 +55,7 @@ export async function recordDeliveryAttempts({
   return attempts.map((a, i) => {
     const row = rows[i];
     if (!row) throw new Error(`Delivery ${a.deliveryId} does not exist`);
-    webhookAttempts.inc({ outcome: row.status });
+    observeDeliveryAttempt(row);
     return { deliveryId: a.deliveryId, ...recorded(row) };
   });
 }
@@ -75,7 +75,15 @@ type TAttemptRow = {
   retryN: number | null;
 };
 
-type TStoredDelivery = { id: string; status: string; attempts: number; nextAttemptAt: Date | null };
+type TStoredDelivery = {
+  id: string;
+  status: string;
+  attempts: number;
+  nextAttemptAt: Date | null;
+  /** For the commit-to-delivery metric: created with its event; delivered by this very statement. */
+  createdAt: Date;
+  deliveredNow: boolean;
+};
 
 function attemptRow({ deliveryId, outcome, retryAt }: TAttemptToRecord, retryN: number | null): TAttemptRow {
   const status: TDeliveryStatus = outcome.ok ? "delivered" : retryAt === null ? "failed" : "pending";
@@ -153,7 +161,8 @@ async function writeAttempts(attempts: readonly TAttemptRow[]): Promise<Array<TS
     SELECT d.id,
            CASE WHEN m.id IS NULL THEN d.status ELSE m.status END AS status,
            CASE WHEN m.id IS NULL THEN d.attempts ELSE m.attempts END AS attempts,
-           CASE WHEN m.id IS NULL THEN d."nextAttemptAt" ELSE m."nextAttemptAt" END AS "nextAttemptAt"
+           CASE WHEN m.id IS NULL THEN d."nextAttemptAt" ELSE m."nextAttemptAt" END AS "nextAttemptAt",
+           d."createdAt", (m.status = 'delivered' AND d.status <> 'delivered') IS TRUE AS "deliveredNow"
     FROM webhook_deliveries d LEFT JOIN moved m ON m.id = d.id
     WHERE d.id IN (SELECT "deliveryId" FROM a)`,
     values: [JSON.stringify(attempts), WEBHOOK_RETRY_EVENT],

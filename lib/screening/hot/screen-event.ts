@@ -18,6 +18,7 @@ import {
 import { isAbortedWrite } from "@/lib/screening/hot/retry";
 import { isUniqueViolation, Params, prepared } from "@/lib/screening/hot/sql";
 import { planAggregates } from "@/lib/screening/run-rules";
+import { timeAggregateRead } from "@/lib/ops/metrics";
 
 // POST /v1/event on the raw-SQL path. With eventRules: ONE read (the stored user and merchant and
 // every aggregate, the event taking part as a virtual row), the rules in memory, ONE write statement
@@ -195,7 +196,9 @@ async function screenOnce(
     const r = new Params();
     const statement = eventReadStatement(config, clientId, body, event, r, r.add(clientId, "text"));
     const { timestamp, variables, rules, plan } = statement;
-    read = prefetched?.row ?? (await db.query<TReadRow>(prepared(statement.sql, r.values))).rows[0]!;
+    read =
+      prefetched?.row ??
+      (await timeAggregateRead(() => db.query<TReadRow>(prepared(statement.sql, r.values)))).rows[0]!;
     // an inline party as its upsert below will leave it
     const { user, merchant } = partyVariables(read, inline);
     if (user) variables.user = user;

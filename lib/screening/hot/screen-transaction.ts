@@ -39,6 +39,7 @@ import type { TTransactionAssessment } from "@/lib/screening/screen-transaction"
 import type { TTransaction } from "@/lib/transactions/schemas";
 import { identifiersFromPaymentMethods, identifiersOfUser } from "@/lib/users/index-identifiers";
 import type { TUserDevice } from "@/lib/users/schemas";
+import { timeAggregateRead } from "@/lib/ops/metrics";
 
 // POST /v1/transaction on the raw-SQL path (README.md here). For a transaction that refers to stored
 // parties: ONE read statement (idempotency, stored user and merchant, every aggregate, with the
@@ -368,7 +369,7 @@ async function screenOnce(
   } else {
     const values: unknown[] = [];
     const statement = readStatement(plan, values, null);
-    stored = (await db.query<TReadRow>(prepared(statement.sql, values))).rows[0]!;
+    stored = (await timeAggregateRead(() => db.query<TReadRow>(prepared(statement.sql, values)))).rows[0]!;
     aggregates = statement.aggregates;
   }
   // an identical resubmission answers what was stored (in a transaction: its upserts roll back)

@@ -8,6 +8,7 @@ import {
 import type { TSqlParams } from "@/lib/screening/cel-sql";
 import { Params, prepared, rawTx } from "@/lib/screening/hot/sql";
 import type { TSubject } from "@/lib/screening/run-rules";
+import { timeAggregateRead } from "@/lib/ops/metrics";
 
 // The ONE read of a user, merchant or payment-instrument screening: the stored subject row and every
 // aggregate of the rules, in a single SELECT (aggregateQuery's parts). For these subjects the
@@ -80,7 +81,8 @@ export async function readSubjectWithAggregates<TRow>(
   const p = new Params();
   const c = p.add(spec.clientId, "text");
   const one = subjectReadStatement(spec, p, c);
-  if (one) return one.result((await db.query(prepared(one.sql, p.values))).rows[0] ?? {});
+  if (one)
+    return one.result((await timeAggregateRead(() => db.query(prepared(one.sql, p.values)))).rows[0] ?? {});
   const q = new Params();
   const storedSql = spec.stored(q, q.add(spec.clientId, "text"));
   const stored =
