@@ -75,7 +75,11 @@ export async function screenEventPrisma({
         decisionId: result.decisionId,
       },
     });
-    await emitWebhookEvent(tx, { clientId, event: "event.screened", payload: webhookPayload["event.screened"](answer) });
+    await emitWebhookEvent(tx, {
+      clientId,
+      event: "event.screened",
+      payload: webhookPayload["event.screened"](answer),
+    });
     return answer;
   }, TX_OPTIONS);
 }

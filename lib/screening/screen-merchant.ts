@@ -52,7 +52,11 @@ export async function screenMerchantPrisma({
         decisionId: result.decisionId,
       },
     });
-    await emitWebhookEvent(tx, { clientId, event: "merchant.screened", payload: webhookPayload["merchant.screened"](answer) });
+    await emitWebhookEvent(tx, {
+      clientId,
+      event: "merchant.screened",
+      payload: webhookPayload["merchant.screened"](answer),
+    });
     return answer;
   }, TX_OPTIONS);
 }

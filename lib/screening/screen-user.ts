@@ -56,7 +56,11 @@ export async function screenUserPrisma({
         decisionId: result.decisionId,
       },
     });
-    await emitWebhookEvent(tx, { clientId, event: "user.screened", payload: webhookPayload["user.screened"](answer) });
+    await emitWebhookEvent(tx, {
+      clientId,
+      event: "user.screened",
+      payload: webhookPayload["user.screened"](answer),
+    });
     return answer;
   }, TX_OPTIONS);
 }

@@ -16,12 +16,18 @@ export const WEBHOOK_EMITTED_EVENT = "webhook/event.emitted";
 export type TSubscriptionRef = { id: string; events: readonly string[] };
 
 /** The outbox data of an emitted event (WEBHOOK_EMITTED_EVENT). */
-export function emittedEventData(event: TWebhookEventType, timestamp: number): { event: string; timestamp: number } {
+export function emittedEventData(
+  event: TWebhookEventType,
+  timestamp: number,
+): { event: string; timestamp: number } {
   return { event, timestamp };
 }
 
 /** The subscriptions that receive `event`, in the order given. */
-export function listeningSubscriptions<S extends TSubscriptionRef>(subscriptions: readonly S[], event: TWebhookEventType): S[] {
+export function listeningSubscriptions<S extends TSubscriptionRef>(
+  subscriptions: readonly S[],
+  event: TWebhookEventType,
+): S[] {
   return subscriptions.filter((s) => s.events.includes(event));
 }
 

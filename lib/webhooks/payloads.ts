@@ -105,7 +105,13 @@ export type TScreenedEventType =
   | "event.screened";
 
 /** What fired an alert: the rule's id, name and verdict (a fired rule, or the alert row's copy of it). */
-export type TAlertRule = { id: string; name: string; level: string; reason: string; recommendedAction: string };
+export type TAlertRule = {
+  id: string;
+  name: string;
+  level: string;
+  reason: string;
+  recommendedAction: string;
+};
 
 const screened = (assessment: TRiskAssessmentPayload): TRiskAssessmentPayload => ({ ...assessment });
 
@@ -137,7 +143,11 @@ export const webhookPayload = {
   "merchant.screened": screened,
   "payment_instrument.screened": screened,
   "event.screened": screened,
-  "alert.created": (a: { transactionId: string; rule: TAlertRule; alertedAt: Date }): TAlertCreatedPayload => ({
+  "alert.created": (a: {
+    transactionId: string;
+    rule: TAlertRule;
+    alertedAt: Date;
+  }): TAlertCreatedPayload => ({
     transactionId: a.transactionId,
     ruleId: a.rule.id,
     ruleName: a.rule.name,
@@ -212,6 +222,10 @@ export type TWebhookEvent<E extends TWebhookEventType = TWebhookEventType> = {
 };
 
 /** The envelope every delivery body is, serialised once per event: `{"event":…,"payload":…,"timestamp":…}`. */
-export function webhookEnvelope<E extends TWebhookEventType>(event: E, payload: TWebhookPayloads[E], timestamp: number): string {
+export function webhookEnvelope<E extends TWebhookEventType>(
+  event: E,
+  payload: TWebhookPayloads[E],
+  timestamp: number,
+): string {
   return JSON.stringify({ event, payload, timestamp });
 }

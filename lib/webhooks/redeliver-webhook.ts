@@ -41,7 +41,9 @@ async function requeueDeliveries(
 ): Promise<number> {
   const { state: inState, set } = REQUEUE[state];
   const which =
-    "deliveryId" in only ? Prisma.sql`id = ${only.deliveryId}` : Prisma.sql`"subscriptionId" = ${only.subscriptionId}`;
+    "deliveryId" in only
+      ? Prisma.sql`id = ${only.deliveryId}`
+      : Prisma.sql`"subscriptionId" = ${only.subscriptionId}`;
   const rows = await tx.$queryRaw<Array<{ n: number }>>`
     WITH requeued AS (
       UPDATE webhook_deliveries SET ${set}

@@ -240,7 +240,12 @@ export function webhookRows<E extends TWebhookEventType>(
   if (listening.length === 0) return;
   const body = webhookEnvelope(event, payload, timestamp);
   const outboxEventId = newId();
-  rows.outbox.push({ tag, id: outboxEventId, name: WEBHOOK_EMITTED_EVENT, data: emittedEventData(event, timestamp) });
+  rows.outbox.push({
+    tag,
+    id: outboxEventId,
+    name: WEBHOOK_EMITTED_EVENT,
+    data: emittedEventData(event, timestamp),
+  });
   for (const subscription of listening) {
     const id = newId();
     rows.deliveries.push({ tag, id, subscriptionId: subscription.id, outboxEventId, eventType: event, body });
