@@ -51,7 +51,9 @@ describe("the envelope the database writes (case.created)", () => {
     expect(res.status).toBe(200);
 
     const row = await prisma.case.findFirstOrThrow({ where: { clientId: client.clientId } });
-    const alert = await prisma.alert.findFirstOrThrow({ where: { clientId: client.clientId, caseId: row.id } });
+    const alert = await prisma.alert.findFirstOrThrow({
+      where: { clientId: client.clientId, caseId: row.id },
+    });
     const delivery = await prisma.webhookDelivery.findFirstOrThrow({
       where: { clientId: client.clientId, eventType: "case.created" },
     });
@@ -66,7 +68,9 @@ describe("the envelope the database writes (case.created)", () => {
     const timestamp = alert.createdAt.getTime();
     const envelope = webhookEnvelope("case.created", payload, timestamp);
 
-    const [rendered] = await prisma.$queryRaw<Array<{ text: string }>>`SELECT ${envelope}::jsonb::text AS text`;
+    const [rendered] = await prisma.$queryRaw<
+      Array<{ text: string }>
+    >`SELECT ${envelope}::jsonb::text AS text`;
     expect(delivery.body).toBe(rendered!.text);
     expect(JSON.parse(delivery.body)).toStrictEqual(JSON.parse(envelope));
     expect(Object.keys(JSON.parse(delivery.body) as object)).toEqual(["event", "payload", "timestamp"]);

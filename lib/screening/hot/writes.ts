@@ -22,7 +22,7 @@ import { toStoredStatus, type TUser, type TUserDevice } from "@/lib/users/schema
 
 // Raw-SQL versions of the writes a screening makes, as statement fragments (CTEs) that the caller
 // puts into as few statements as possible. Same rows, same semantics as upsertUser, upsertMerchant,
-// upsertDevice, indexIdentifiers and emitWebhook (see those for the rules they implement).
+// upsertDevice, indexIdentifiers and emitWebhookEvent (see those for the rules they implement).
 
 export type TIdentifierRow = { kind: string; value: string; userId: string; source: string };
 
