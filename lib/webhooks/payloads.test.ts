@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { WEBHOOK_EVENT_TYPES, type TWebhookEventType } from "@/lib/webhooks/event-types";
-import { webhookEnvelope, webhookPayload, type TWebhookPayloads } from "@/lib/webhooks/payloads";
+import {
+  webhookEnvelope,
+  webhookPayload,
+  type TScreenedEventType,
+  type TWebhookPayloads,
+} from "@/lib/webhooks/payloads";
 
 // Each event type's builder against the fields the contract lists (interface Events table; case.* in
 // docs/api-decisions.md), in the order the bytes are sent and signed.
@@ -18,6 +23,11 @@ const assessment = {
 const screenedBody =
   '{"id":"tx-1","riskLevel":"high","recommendedAction":"REVIEW","triggered":[{"id":"R1","name":"Large","level":"high",' +
   '"reason":"Large amount","recommendedAction":"REVIEW"}],"timestamp":1700000000000}';
+const screened = (event: TScreenedEventType) => ({
+  fields: ["id", "riskLevel", "recommendedAction", "triggered", "timestamp"],
+  payload: webhookPayload[event](assessment),
+  body: screenedBody,
+});
 const confirmation = {
   transactionId: "tx-1",
   feedback: "card stolen",
@@ -40,26 +50,10 @@ const cases: { [E in TWebhookEventType]: { fields: string[]; payload: TWebhookPa
       }),
       body: `${screenedBody.slice(0, -1)},"transactionId":"tx-1","status":"PENDING"}`,
     },
-    "user.screened": {
-      fields: ["id", "riskLevel", "recommendedAction", "triggered", "timestamp"],
-      payload: webhookPayload["user.screened"](assessment),
-      body: screenedBody,
-    },
-    "merchant.screened": {
-      fields: ["id", "riskLevel", "recommendedAction", "triggered", "timestamp"],
-      payload: webhookPayload["merchant.screened"](assessment),
-      body: screenedBody,
-    },
-    "payment_instrument.screened": {
-      fields: ["id", "riskLevel", "recommendedAction", "triggered", "timestamp"],
-      payload: webhookPayload["payment_instrument.screened"](assessment),
-      body: screenedBody,
-    },
-    "event.screened": {
-      fields: ["id", "riskLevel", "recommendedAction", "triggered", "timestamp"],
-      payload: webhookPayload["event.screened"](assessment),
-      body: screenedBody,
-    },
+    "user.screened": screened("user.screened"),
+    "merchant.screened": screened("merchant.screened"),
+    "payment_instrument.screened": screened("payment_instrument.screened"),
+    "event.screened": screened("event.screened"),
     "alert.created": {
       fields: ["transactionId", "ruleId", "ruleName", "level", "reason", "recommendedAction", "alertedAt"],
       payload: webhookPayload["alert.created"]({
