@@ -123,7 +123,7 @@ const { servingSigningKey } = await import("../lib/jobs/signing-key");
 const { inProcessRunner } = await import("../lib/jobs/run-in-process");
 const { inngest } = await import("../inngest/client");
 const { createSubscription } = await import("../lib/webhooks/create-subscription");
-const { emitWebhookEvent } = await import("../lib/webhooks/payloads");
+const { emitWebhookEvent } = await import("../lib/webhooks/emit");
 const { createTestClient } = await import("../tests/factories");
 const { startRouteServer } = await import("../tests/support/serve-server");
 

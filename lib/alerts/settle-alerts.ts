@@ -2,7 +2,8 @@ import type { Tx } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { actorLabel, type TDashboardActor } from "@/lib/alerts/actor";
 import type { TReviewStatus } from "@/lib/alerts/schemas";
-import { emitWebhookEvent } from "@/lib/webhooks/payloads";
+import { emitWebhookEvent } from "@/lib/webhooks/emit";
+import { webhookPayload } from "@/lib/webhooks/payloads";
 
 export type TSettledAlert = { id: string; transactionId: string; ruleId: string; caseId: string | null };
 
@@ -16,14 +17,7 @@ export async function emitAlertReviewed(
   await emitWebhookEvent(tx, {
     clientId,
     event: "alert.reviewed",
-    payload: {
-      transactionId: alert.transactionId,
-      ruleId: alert.ruleId,
-      status: review.status,
-      reviewedBy: review.reviewedBy,
-      reviewedAt: review.reviewedAt.getTime(),
-      feedback: review.feedback,
-    },
+    payload: webhookPayload["alert.reviewed"]({ alert, ...review }),
     timestamp: review.reviewedAt.getTime(),
   });
 }

@@ -6,7 +6,8 @@ import { settleAlerts } from "@/lib/alerts/settle-alerts";
 import { assertOpen, lockCase, setCaseStatus } from "@/lib/cases/case-access";
 import { ZCloseCase, type TCaseOutcome } from "@/lib/cases/schemas";
 import { caseSubject } from "@/lib/cases/serialize-case";
-import { emitWebhookEvent } from "@/lib/webhooks/payloads";
+import { emitWebhookEvent } from "@/lib/webhooks/emit";
+import { webhookPayload } from "@/lib/webhooks/payloads";
 
 /** The verdict a closure gives the alerts still waiting for one. */
 const ALERT_VERDICT: Record<TCaseOutcome, "cleared" | "confirmed"> = {
@@ -52,18 +53,17 @@ export async function closeLockedCase(
   await emitWebhookEvent(tx, {
     clientId,
     event: "case.closed",
-    payload: {
+    payload: webhookPayload["case.closed"]({
       caseId: row.id,
       subject: caseSubject(row),
-      status: "closed",
       priority: row.priority,
       outcome,
       note,
       closedBy: actorLabel(actor),
-      closedAt: closedAt.getTime(),
+      closedAt,
       reportId: row.reportId,
       alertIds: alerts.map((a) => a.id),
-    },
+    }),
     timestamp: closedAt.getTime(),
   });
   await tx.auditLog.create({

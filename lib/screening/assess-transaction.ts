@@ -4,7 +4,8 @@ import type { TLoadedRule } from "@/lib/screening/evaluate-rules";
 import { assessment, ruleVariables, type TRiskAssessment } from "@/lib/screening/assessment";
 import { openAlerts } from "@/lib/screening/open-alerts";
 import { runRules } from "@/lib/screening/run-rules";
-import { emitWebhook } from "@/lib/webhooks/emit";
+import { emitWebhookEvent } from "@/lib/webhooks/emit";
+import { webhookPayload } from "@/lib/webhooks/payloads";
 
 /**
  * Screens a stored transaction with the client's transaction rules (on submission, and on update with
@@ -64,6 +65,10 @@ export async function assessTransaction(
     fired: result.firedActive,
     at: now.getTime(),
   });
-  await emitWebhook(tx, { clientId, event: "transaction.screened", payload: { ...answer } });
+  await emitWebhookEvent(tx, {
+    clientId,
+    event: "transaction.screened",
+    payload: webhookPayload["transaction.screened"](answer),
+  });
   return answer;
 }

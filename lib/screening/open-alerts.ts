@@ -1,6 +1,7 @@
 import type { Tx } from "@/lib/db";
 import type { TFiredRule } from "@/lib/screening/run-rules";
-import { emitWebhook } from "@/lib/webhooks/emit";
+import { emitWebhookEvent } from "@/lib/webhooks/emit";
+import { webhookPayload } from "@/lib/webhooks/payloads";
 
 /**
  * Opens one alert per (transaction, active rule that fired); a rule firing again on the same
@@ -43,28 +44,19 @@ export async function openAlerts(
       createdAt,
     })),
     skipDuplicates: true,
-    select: {
-      ruleId: true,
-      ruleName: true,
-      level: true,
-      reason: true,
-      recommendedAction: true,
-      createdAt: true,
-    },
+    select: { ruleRef: true, createdAt: true },
   });
+  // each alert is its fired rule's copy: the payload is built from the rule, as the raw-SQL path does
+  const byRef = new Map(active.map((f) => [f.ruleRef, f]));
   for (const alert of opened) {
-    await emitWebhook(tx, {
+    await emitWebhookEvent(tx, {
       clientId,
       event: "alert.created",
-      payload: {
+      payload: webhookPayload["alert.created"]({
         transactionId,
-        ruleId: alert.ruleId,
-        ruleName: alert.ruleName,
-        level: alert.level,
-        reason: alert.reason,
-        recommendedAction: alert.recommendedAction,
-        alertedAt: alert.createdAt.getTime(),
-      },
+        rule: byRef.get(alert.ruleRef)!,
+        alertedAt: alert.createdAt,
+      }),
     });
   }
   return opened.length;

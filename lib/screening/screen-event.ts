@@ -8,7 +8,8 @@ import { assessment, type TRiskAssessment, ruleVariables } from "@/lib/screening
 import { runRules } from "@/lib/screening/run-rules";
 import { TX_OPTIONS } from "@/lib/screening/screen-transaction";
 import { upsertUser } from "@/lib/users/upsert-user";
-import { emitWebhook } from "@/lib/webhooks/emit";
+import { emitWebhookEvent } from "@/lib/webhooks/emit";
+import { webhookPayload } from "@/lib/webhooks/payloads";
 
 /**
  * Stores a non-monetary event (inline user/merchant upserted). With eventRules it is screened and
@@ -74,7 +75,11 @@ export async function screenEventPrisma({
         decisionId: result.decisionId,
       },
     });
-    await emitWebhook(tx, { clientId, event: "event.screened", payload: answer });
+    await emitWebhookEvent(tx, {
+      clientId,
+      event: "event.screened",
+      payload: webhookPayload["event.screened"](answer),
+    });
     return answer;
   }, TX_OPTIONS);
 }

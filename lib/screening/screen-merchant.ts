@@ -7,7 +7,8 @@ import { assessment, storedMerchant, type TRiskAssessment } from "@/lib/screenin
 import { screenMerchantHot } from "@/lib/screening/hot/screen-party";
 import { runRules } from "@/lib/screening/run-rules";
 import { TX_OPTIONS } from "@/lib/screening/screen-transaction";
-import { emitWebhook } from "@/lib/webhooks/emit";
+import { emitWebhookEvent } from "@/lib/webhooks/emit";
+import { webhookPayload } from "@/lib/webhooks/payloads";
 
 /** Merchant risk assessment: stores the merchant record (with history) and screens it. */
 /** The raw-SQL path (lib/screening/hot/screen-party.ts): one read, one write statement. */
@@ -51,7 +52,11 @@ export async function screenMerchantPrisma({
         decisionId: result.decisionId,
       },
     });
-    await emitWebhook(tx, { clientId, event: "merchant.screened", payload: answer });
+    await emitWebhookEvent(tx, {
+      clientId,
+      event: "merchant.screened",
+      payload: webhookPayload["merchant.screened"](answer),
+    });
     return answer;
   }, TX_OPTIONS);
 }

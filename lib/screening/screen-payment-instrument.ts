@@ -12,7 +12,8 @@ import { screenPaymentInstrumentHot } from "@/lib/screening/hot/screen-payment-i
 import { runRules } from "@/lib/screening/run-rules";
 import { TX_OPTIONS } from "@/lib/screening/screen-transaction";
 import { identifiersFromPaymentMethods, indexIdentifiers } from "@/lib/users/index-identifiers";
-import { emitWebhook } from "@/lib/webhooks/emit";
+import { emitWebhookEvent } from "@/lib/webhooks/emit";
+import { webhookPayload } from "@/lib/webhooks/payloads";
 
 /**
  * Links or unlinks a payment instrument. With paymentInstrumentRules it is screened; without, the answer
@@ -102,7 +103,11 @@ export async function screenPaymentInstrumentPrisma({
       identifiers: identifiersFromPaymentMethods(instrument),
       source: "paymentInstrument",
     });
-    await emitWebhook(tx, { clientId, event: "payment_instrument.screened", payload: { ...answer } });
+    await emitWebhookEvent(tx, {
+      clientId,
+      event: "payment_instrument.screened",
+      payload: webhookPayload["payment_instrument.screened"](answer),
+    });
     return answer;
   }, TX_OPTIONS);
 }

@@ -7,7 +7,8 @@ import { runRules } from "@/lib/screening/run-rules";
 import { TX_OPTIONS } from "@/lib/screening/screen-transaction";
 import type { TUser } from "@/lib/users/schemas";
 import { upsertUser } from "@/lib/users/upsert-user";
-import { emitWebhook } from "@/lib/webhooks/emit";
+import { emitWebhookEvent } from "@/lib/webhooks/emit";
+import { webhookPayload } from "@/lib/webhooks/payloads";
 
 /** Onboarding: creates or updates the user, screens it with the client's user rules, emits user.screened. */
 /** The raw-SQL path (lib/screening/hot/screen-party.ts): one read, one write statement. */
@@ -55,7 +56,11 @@ export async function screenUserPrisma({
         decisionId: result.decisionId,
       },
     });
-    await emitWebhook(tx, { clientId, event: "user.screened", payload: answer });
+    await emitWebhookEvent(tx, {
+      clientId,
+      event: "user.screened",
+      payload: webhookPayload["user.screened"](answer),
+    });
     return answer;
   }, TX_OPTIONS);
 }

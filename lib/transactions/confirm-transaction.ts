@@ -4,7 +4,8 @@ import { notFound } from "@/lib/http/errors";
 import { parseWith } from "@/lib/http/with-client";
 import { actorLabel, type TDashboardActor } from "@/lib/alerts/actor";
 import { settleAlerts } from "@/lib/alerts/settle-alerts";
-import { emitWebhookEvent } from "@/lib/webhooks/payloads";
+import { emitWebhookEvent } from "@/lib/webhooks/emit";
+import { webhookPayload } from "@/lib/webhooks/payloads";
 
 export type TConfirmationKind = "fraud" | "chargeback";
 
@@ -113,7 +114,7 @@ export async function confirmTransaction(input: {
     await emitWebhookEvent(tx, {
       clientId,
       event: EVENT[kind],
-      payload: { transactionId, feedback, confirmedBy, confirmedAt: now.getTime() },
+      payload: webhookPayload[EVENT[kind]]({ transactionId, feedback, confirmedBy, confirmedAt: now }),
       timestamp: now.getTime(),
     });
     await tx.auditLog.create({

@@ -1,7 +1,8 @@
 import type { Tx } from "@/lib/db";
 import { lockUser } from "@/lib/users/lock-user";
 import type { TStoredUserStatus } from "@/lib/users/schemas";
-import { emitWebhook } from "@/lib/webhooks/emit";
+import { emitWebhookEvent } from "@/lib/webhooks/emit";
+import { webhookPayload } from "@/lib/webhooks/payloads";
 
 export type TStatusChangeSource = "api" | "dashboard" | "attribute" | "transaction" | "feedback";
 
@@ -91,10 +92,10 @@ export async function setUserStatus(tx: Tx, input: TSetUserStatus): Promise<TUse
         ? "user.status.unblock"
         : null;
   if (event)
-    await emitWebhook(tx, {
+    await emitWebhookEvent(tx, {
       clientId,
       event,
-      payload: { id: userId, status, reason, updatedAt: now.getTime() },
+      payload: webhookPayload[event]({ id: userId, reason, updatedAt: now }),
       timestamp: now.getTime(),
     });
   return { id: userId, status, updatedAt: now.getTime(), changed: true };

@@ -1,8 +1,9 @@
-import type { Tx } from "@/lib/db";
-import { emitWebhook } from "@/lib/webhooks/emit";
 import type { TWebhookEventType } from "@/lib/webhooks/event-types";
 
-// Payload shapes of the interface's Events table (timestamps in epoch ms), so emitters get type checking.
+// Payload shapes of the interface's Events table (timestamps in epoch ms), and the one builder per event
+// type that every emitter uses: the Prisma transactions' emitWebhookEvent and the raw-SQL screening's
+// webhookRows (lib/screening/hot/writes.ts). The field order of each builder is the order of the bytes
+// the client receives and signs: keep it.
 
 export type TTriggeredRuleSummary = { id: string; name?: string; level?: string; [extra: string]: unknown };
 
@@ -49,7 +50,11 @@ export type TUserStatusPayload<S extends "blocked" | "active"> = {
   updatedAt: number;
 };
 
-/** case.created is written by the database (migration 20261125040000_cases); case.closed by lib/cases/close-case.ts. */
+/**
+ * case.created is written by the database, by the alerts trigger in the statement that inserts the
+ * alert (emit_webhook, migration 20261125040000_cases; docs/architecture.md); case.closed by
+ * lib/cases/close-case.ts.
+ */
 export type TCaseSubject = { type: "user" | "merchant" | "transaction"; id: string };
 
 export type TCaseCreatedPayload = {
@@ -91,32 +96,136 @@ export type TWebhookPayloads = {
   "case.closed": TCaseClosedPayload;
 };
 
-/**
- * `emitWebhook` with the payload type checked against the event type. Call it inside the
- * transaction that makes the change; answers the number of deliveries created.
- */
-export function emitWebhookEvent<E extends TWebhookEventType>(
-  tx: Tx,
-  {
-    clientId,
-    event,
-    payload,
-    timestamp,
-  }: { clientId: string; event: E; payload: TWebhookPayloads[E]; timestamp?: number },
-): Promise<number> {
-  return emitWebhook(tx, { clientId, event, payload: payload as Record<string, unknown>, timestamp });
-}
+/** The `<subject>.screened` events, whose payload is the screening's RiskAssessment answer. */
+export type TScreenedEventType =
+  | "transaction.screened"
+  | "user.screened"
+  | "merchant.screened"
+  | "payment_instrument.screened"
+  | "event.screened";
 
-/** The user.status.* reason: the reviewer's comment and who made it, e.g. "Chargeback fraud (by alice)". */
-export function userStatusReason({
-  comment,
-  reviewer,
-}: {
-  comment?: string | null;
-  reviewer?: string | null;
-}): string {
-  const text = comment?.trim() ?? "";
-  const who = reviewer?.trim() ?? "";
-  if (text && who) return `${text} (by ${who})`;
-  return text || (who ? `by ${who}` : "");
+/** What fired an alert: the rule's id, name and verdict (a fired rule, or the alert row's copy of it). */
+export type TAlertRule = {
+  id: string;
+  name: string;
+  level: string;
+  reason: string;
+  recommendedAction: string;
+};
+
+const screened = (assessment: TRiskAssessmentPayload): TRiskAssessmentPayload => ({ ...assessment });
+
+const confirmed = (c: {
+  transactionId: string;
+  feedback: string;
+  confirmedBy: string;
+  confirmedAt: Date;
+}): TTransactionConfirmedPayload => ({
+  transactionId: c.transactionId,
+  feedback: c.feedback,
+  confirmedBy: c.confirmedBy,
+  confirmedAt: c.confirmedAt.getTime(),
+});
+
+const userStatus =
+  <S extends "blocked" | "active">(status: S) =>
+  (u: { id: string; reason: string; updatedAt: Date }): TUserStatusPayload<S> => ({
+    id: u.id,
+    status,
+    reason: u.reason,
+    updatedAt: u.updatedAt.getTime(),
+  });
+
+/** The payload of each event type, built from what caused it. */
+export const webhookPayload = {
+  "transaction.screened": screened,
+  "user.screened": screened,
+  "merchant.screened": screened,
+  "payment_instrument.screened": screened,
+  "event.screened": screened,
+  "alert.created": (a: {
+    transactionId: string;
+    rule: TAlertRule;
+    alertedAt: Date;
+  }): TAlertCreatedPayload => ({
+    transactionId: a.transactionId,
+    ruleId: a.rule.id,
+    ruleName: a.rule.name,
+    level: a.rule.level,
+    reason: a.rule.reason,
+    recommendedAction: a.rule.recommendedAction,
+    alertedAt: a.alertedAt.getTime(),
+  }),
+  "alert.reviewed": (r: {
+    alert: { transactionId: string; ruleId: string };
+    status: TAlertReviewedPayload["status"];
+    reviewedBy: string;
+    reviewedAt: Date;
+    feedback: string;
+  }): TAlertReviewedPayload => ({
+    transactionId: r.alert.transactionId,
+    ruleId: r.alert.ruleId,
+    status: r.status,
+    reviewedBy: r.reviewedBy,
+    reviewedAt: r.reviewedAt.getTime(),
+    feedback: r.feedback,
+  }),
+  "transaction.confirmedFraud": confirmed,
+  "transaction.confirmedChargeback": confirmed,
+  "user.status.block": userStatus("blocked"),
+  "user.status.unblock": userStatus("active"),
+  "case.created": (c: {
+    caseId: string;
+    subject: TCaseSubject;
+    priority: string;
+    dueAt: Date;
+    createdAt: Date;
+    alertIds: string[];
+  }): TCaseCreatedPayload => ({
+    caseId: c.caseId,
+    subject: c.subject,
+    status: "open",
+    priority: c.priority,
+    dueAt: c.dueAt.getTime(),
+    createdAt: c.createdAt.getTime(),
+    alertIds: c.alertIds,
+  }),
+  "case.closed": (c: {
+    caseId: string;
+    subject: TCaseSubject;
+    priority: string;
+    outcome: string;
+    note: string;
+    closedBy: string;
+    closedAt: Date;
+    reportId: string | null;
+    alertIds: string[];
+  }): TCaseClosedPayload => ({
+    caseId: c.caseId,
+    subject: c.subject,
+    status: "closed",
+    priority: c.priority,
+    outcome: c.outcome,
+    note: c.note,
+    closedBy: c.closedBy,
+    closedAt: c.closedAt.getTime(),
+    reportId: c.reportId,
+    alertIds: c.alertIds,
+  }),
+} satisfies { [E in TWebhookEventType]: (source: never) => TWebhookPayloads[E] };
+
+/** One event of a type with its payload; `timestamp` (epoch ms) defaults to the time of the write. */
+export type TWebhookEvent<E extends TWebhookEventType = TWebhookEventType> = {
+  event: E;
+  payload: TWebhookPayloads[E];
+  timestamp?: number;
+};
+
+/** The envelope every delivery body is, serialised once per event: `{"event":…,"payload":…,"timestamp":…}`. */
+export function webhookEnvelope<E extends TWebhookEventType>(
+  event: E,
+  payload: TWebhookPayloads[E],
+  timestamp: number,
+): string {
+  return JSON.stringify({ event, payload, timestamp });
 }

@@ -1,32 +1,72 @@
 import { prisma, type Tx } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { notFound, validationError } from "@/lib/http/errors";
-import { enqueue } from "@/lib/outbox/enqueue";
 import { WEBHOOK_DELIVERY_EVENT } from "@/lib/webhooks/emit";
 import type { TDeliveryStatus } from "@/lib/webhooks/send-delivery-attempt";
 
+type TRequeueResult = { id: string; status: TDeliveryStatus; requeued: boolean };
+
 /**
- * Admin action: sends a failed delivery again, with the same delivery id and body and a fresh
- * retry schedule. Deliveries that are pending or delivered are left alone (`requeued: false`).
+ * The deliveries a requeue takes, and what it does to them: a failed one becomes pending again with
+ * a fresh retry schedule; a retrying one (pending, failed at least once) keeps its state and has its
+ * next attempt now instead of at its scheduled time.
  */
-export async function redeliverWebhook(
+const REQUEUE = {
+  failed: {
+    state: Prisma.sql`status = 'failed'`,
+    set: Prisma.sql`status = 'pending', "nextAttemptAt" = now(), "lastError" = NULL, "updatedAt" = now()`,
+  },
+  retrying: {
+    state: Prisma.sql`status = 'pending' AND attempts > 0`,
+    set: Prisma.sql`"nextAttemptAt" = now(), "updatedAt" = now()`,
+  },
+} as const;
+
+/**
+ * Requeues the client's deliveries in `state` that `only` selects (one delivery, or every delivery of
+ * a subscription), in one statement: each one updated and given an outbox row requesting its attempt
+ * now. Answers how many were requeued.
+ */
+async function requeueDeliveries(
+  tx: Tx,
   {
     clientId,
-    deliveryId,
+    state,
+    only,
   }: {
     clientId: string;
-    deliveryId: string;
+    state: keyof typeof REQUEUE;
+    only: { deliveryId: string } | { subscriptionId: string };
   },
+): Promise<number> {
+  const { state: inState, set } = REQUEUE[state];
+  const which =
+    "deliveryId" in only
+      ? Prisma.sql`id = ${only.deliveryId}`
+      : Prisma.sql`"subscriptionId" = ${only.subscriptionId}`;
+  const rows = await tx.$queryRaw<Array<{ n: number }>>`
+    WITH requeued AS (
+      UPDATE webhook_deliveries SET ${set}
+      WHERE "clientId" = ${clientId} AND ${which} AND ${inState}
+      RETURNING id
+    ), queued AS (
+      INSERT INTO outbox_events (id, "clientId", name, data)
+      SELECT gen_random_uuid()::text, ${clientId}, ${WEBHOOK_DELIVERY_EVENT}, jsonb_build_object('deliveryId', id)
+      FROM requeued
+      RETURNING 1
+    )
+    SELECT count(*)::int AS n FROM queued`;
+  return rows[0]?.n ?? 0;
+}
+
+/** One delivery requeued (`requeued: true`), or left as it is with its status; 404 for none of the client's. */
+async function requeueDelivery(
+  { clientId, deliveryId, state }: { clientId: string; deliveryId: string; state: keyof typeof REQUEUE },
   db?: Tx,
-): Promise<{ id: string; status: TDeliveryStatus; requeued: boolean }> {
-  const run = async (tx: Tx) => {
-    const reset = await tx.webhookDelivery.updateMany({
-      where: { id: deliveryId, clientId, status: "failed" },
-      data: { status: "pending", nextAttemptAt: new Date(), lastError: null, updatedAt: new Date() },
-    });
-    if (reset.count === 1) {
-      await enqueue(tx, { clientId, name: WEBHOOK_DELIVERY_EVENT, data: { deliveryId } });
-      return { id: deliveryId, status: "pending" as const, requeued: true };
-    }
+): Promise<TRequeueResult> {
+  const run = async (tx: Tx): Promise<TRequeueResult> => {
+    if ((await requeueDeliveries(tx, { clientId, state, only: { deliveryId } })) === 1)
+      return { id: deliveryId, status: "pending", requeued: true };
     const current = await tx.webhookDelivery.findFirst({
       where: { id: deliveryId, clientId },
       select: { status: true },
@@ -39,32 +79,27 @@ export async function redeliverWebhook(
 }
 
 /**
+ * Admin action: sends a failed delivery again, with the same delivery id and body and a fresh
+ * retry schedule. Deliveries that are pending or delivered are left alone (`requeued: false`).
+ */
+export function redeliverWebhook(
+  { clientId, deliveryId }: { clientId: string; deliveryId: string },
+  db?: Tx,
+): Promise<TRequeueResult> {
+  return requeueDelivery({ clientId, deliveryId, state: "failed" }, db);
+}
+
+/**
  * Admin action: the next attempt of a delivery that is retrying (failed at least once, waiting for
  * its next attempt) made now rather than at its scheduled time, on a fresh retry schedule. The run
  * that was waiting for the old time finds the delivery moved on when it wakes and stops
  * (`sendDeliveryAttempt`'s `dueAt`), so the delivery is never on two schedules at once.
  */
-export async function retryWebhookNow(
+export function retryWebhookNow(
   { clientId, deliveryId }: { clientId: string; deliveryId: string },
   db?: Tx,
-): Promise<{ id: string; status: TDeliveryStatus; requeued: boolean }> {
-  const run = async (tx: Tx) => {
-    const reset = await tx.webhookDelivery.updateMany({
-      where: { id: deliveryId, clientId, status: "pending", attempts: { gt: 0 } },
-      data: { nextAttemptAt: new Date(), updatedAt: new Date() },
-    });
-    if (reset.count === 1) {
-      await enqueue(tx, { clientId, name: WEBHOOK_DELIVERY_EVENT, data: { deliveryId } });
-      return { id: deliveryId, status: "pending" as const, requeued: true };
-    }
-    const current = await tx.webhookDelivery.findFirst({
-      where: { id: deliveryId, clientId },
-      select: { status: true },
-    });
-    if (!current) throw notFound("/deliveryId", "Delivery not found");
-    return { id: deliveryId, status: current.status as TDeliveryStatus, requeued: false };
-  };
-  return db ? run(db) : prisma.$transaction(run);
+): Promise<TRequeueResult> {
+  return requeueDelivery({ clientId, deliveryId, state: "retrying" }, db);
 }
 
 /**
@@ -83,20 +118,7 @@ export async function redeliverFailedWebhooks(
     if (!sub) throw notFound("/subscriptionId", "Subscription not found");
     // they could only fail again, at once
     if (!sub.active) throw validationError(["/subscriptionId: The subscription is disabled"]);
-    const rows = await tx.$queryRaw<Array<{ n: number }>>`
-      WITH requeued AS (
-        UPDATE webhook_deliveries SET status = 'pending', "nextAttemptAt" = now(), "lastError" = NULL,
-          "updatedAt" = now()
-        WHERE "clientId" = ${clientId} AND "subscriptionId" = ${subscriptionId} AND status = 'failed'
-        RETURNING id
-      ), queued AS (
-        INSERT INTO outbox_events (id, "clientId", name, data)
-        SELECT gen_random_uuid()::text, ${clientId}, ${WEBHOOK_DELIVERY_EVENT}, jsonb_build_object('deliveryId', id)
-        FROM requeued
-        RETURNING 1
-      )
-      SELECT count(*)::int AS n FROM queued`;
-    return { requeued: rows[0]?.n ?? 0 };
+    return { requeued: await requeueDeliveries(tx, { clientId, state: "failed", only: { subscriptionId } }) };
   };
   return db ? run(db) : prisma.$transaction(run);
 }

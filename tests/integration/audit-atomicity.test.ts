@@ -16,7 +16,7 @@ import { createDashboardUser } from "@/lib/dashboard-users/create-dashboard-user
 import { prisma } from "@/lib/db";
 import { changeUserStatusFromDashboard } from "@/lib/users/change-user-status-from-dashboard";
 import { createSubscription } from "@/lib/webhooks/create-subscription";
-import { emitWebhookEvent } from "@/lib/webhooks/payloads";
+import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { call, createTestClient } from "@/tests/factories";
 
 // Crash injection: a trigger makes every audit_logs insert fail, as a crash between the change and

@@ -10,6 +10,8 @@ import { startJobDriver, type TJobDriver } from "@/lib/jobs/driver";
 import { describeFunctions } from "@/lib/jobs/function-table";
 import { servingSigningKey } from "@/lib/jobs/signing-key";
 import { importRules } from "@/lib/rules/import-rules";
+import { emittedEventData, WEBHOOK_EMITTED_EVENT } from "@/lib/webhooks/emit";
+import { webhookEnvelope, webhookPayload } from "@/lib/webhooks/payloads";
 import { call, createTestClient } from "@/tests/factories";
 import { startRouteServer } from "@/tests/support/serve-server";
 import { startReceiver, waitFor, type TReceiver } from "@/tests/support/webhook-receiver";
@@ -104,6 +106,31 @@ describe("case webhooks", () => {
     });
     expect((created.body as { payload: { alertIds: string[] } }).payload.alertIds).toEqual([first.id]);
     expect(typeof (created.body as { timestamp: number }).timestamp).toBe("number");
+    // The one event the database writes itself (emit_webhook in the alerts trigger; docs/architecture.md):
+    // the TypeScript builder's envelope of the same case, byte for byte in PostgreSQL's jsonb text form,
+    // and the emitted event's outbox row as emitWebhookEvent writes it.
+    const alertedAt = first.createdAt.getTime();
+    const envelope = webhookEnvelope(
+      "case.created",
+      webhookPayload["case.created"]({
+        caseId: row.id,
+        subject: { type: "user", id: "u-wh" },
+        priority: row.priority,
+        dueAt: row.dueAt,
+        createdAt: row.createdAt,
+        alertIds: [first.id],
+      }),
+      alertedAt,
+    );
+    const [rendered] = await prisma.$queryRaw<
+      Array<{ text: string }>
+    >`SELECT ${envelope}::jsonb::text AS text`;
+    expect(created.rawBody).toBe(rendered!.text);
+    expect(JSON.parse(created.rawBody)).toStrictEqual(JSON.parse(envelope));
+    const delivery = await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: created.deliveryId } });
+    const emitted = await prisma.outboxEvent.findUniqueOrThrow({ where: { id: delivery.outboxEventId } });
+    expect(emitted.name).toBe(WEBHOOK_EMITTED_EVENT);
+    expect(emitted.data).toStrictEqual(emittedEventData("case.created", alertedAt));
 
     const actor = await prisma.dashboardUser.create({
       data: { clientId: client.clientId, email: "wh-rev@example.test", role: "reviewer", passwordHash: "-" },

@@ -5,7 +5,7 @@ import { prisma } from "@/lib/db";
 import { canonicalJson } from "@/lib/json/canonical-json";
 import { inngestSignature } from "@/lib/jobs/serve-signature";
 import { servingSigningKey } from "@/lib/jobs/signing-key";
-import { emitWebhookEvent } from "@/lib/webhooks/payloads";
+import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { createSubscription } from "@/lib/webhooks/create-subscription";
 import { createTestClient } from "@/tests/factories";
 import { startReceiver, type TReceiver } from "@/tests/support/webhook-receiver";

@@ -7,7 +7,7 @@ import { prisma } from "@/lib/db";
 import { startJobDriver, type TJobDriver } from "@/lib/jobs/driver";
 import { describeFunctions } from "@/lib/jobs/function-table";
 import { servingSigningKey } from "@/lib/jobs/signing-key";
-import { emitWebhookEvent } from "@/lib/webhooks/payloads";
+import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { call, createTestClient } from "@/tests/factories";
 import { startReceiver, waitFor, type TReceiver } from "@/tests/support/webhook-receiver";
 

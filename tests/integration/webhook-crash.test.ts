@@ -8,7 +8,7 @@ vi.hoisted(() => {
 
 const { prisma } = await import("@/lib/db");
 const { createSubscription } = await import("@/lib/webhooks/create-subscription");
-const { emitWebhookEvent } = await import("@/lib/webhooks/payloads");
+const { emitWebhookEvent } = await import("@/lib/webhooks/emit");
 const { createTestClient } = await import("@/tests/factories");
 const { startReceiver, waitFor } = await import("@/tests/support/webhook-receiver");
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { createWebhookSubscription, listWebhookDeliveries } from "@/lib/admin/webhooks";
 import type { TSessionUser } from "@/lib/auth/session";
 import { prisma } from "@/lib/db";
-import { emitWebhookEvent } from "@/lib/webhooks/payloads";
+import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { recordDeliveryAttempt } from "@/lib/webhooks/record-delivery-attempt";
 import { sendDeliveryAttempt } from "@/lib/webhooks/send-delivery-attempt";
 import { createTestClient } from "@/tests/factories";

@@ -2,8 +2,7 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db";
 import { createSubscription } from "@/lib/webhooks/create-subscription";
-import { WEBHOOK_DELIVERY_EVENT } from "@/lib/webhooks/emit";
-import { emitWebhookEvent } from "@/lib/webhooks/payloads";
+import { emitWebhookEvent, WEBHOOK_DELIVERY_EVENT } from "@/lib/webhooks/emit";
 import { createTestClient } from "@/tests/factories";
 
 function cli(...args: string[]) {

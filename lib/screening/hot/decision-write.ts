@@ -6,7 +6,7 @@ import type { TRiskAssessment } from "@/lib/screening/assessment";
 import type { TFxConversion } from "@/lib/fx/rates";
 import type { TListLookup } from "@/lib/lists/in-list";
 import { decisionInput, type evaluateRules, type TSubject } from "@/lib/screening/run-rules";
-import type { TWebhookEventType } from "@/lib/webhooks/event-types";
+import { webhookPayload, type TScreenedEventType } from "@/lib/webhooks/payloads";
 
 // What a screening without alerts writes after evaluating (user, merchant, payment instrument, event),
 // as CTE fragments for the caller's ONE write statement (a statement with data-modifying CTEs is
@@ -14,7 +14,7 @@ import type { TWebhookEventType } from "@/lib/webhooks/event-types";
 //
 //   - the decision: same columns and JSON as runRules' `tx.decision.create`;
 //   - the subject row's outcome (riskLevel, recommendedAction, assessedAt, decisionId);
-//   - the `<subject>.screened` webhook rows (outbox + deliveries), exactly as emitWebhook writes them.
+//   - the `<subject>.screened` webhook rows (outbox + deliveries), exactly as emitWebhookEvent writes them.
 //
 // Usage (see screen-user.ts here):
 //
@@ -83,7 +83,7 @@ export function decisionWrite(
     /** The client's active subscriptions (screeningConfig(…).subscriptions). */
     subscriptions: readonly TSubscriptionRef[];
     /** The webhook event emitted with `answer` as payload, e.g. "user.screened"; null for none. */
-    event: TWebhookEventType | null;
+    event: TScreenedEventType | null;
     /**
      * "update": a CTE `outcome` updates the existing subject row (clientId, id);
      * "columns": the caller writes the row and includes `outcome`; "none": no outcome (events).
@@ -124,7 +124,7 @@ export function decisionWrite(
   }
   if (event) {
     const webhooks: TWebhookRows = { outbox: [], deliveries: [] };
-    webhookRows(webhooks, subscriptions, { event, payload: { ...answer } });
+    webhookRows(webhooks, subscriptions, { event, payload: webhookPayload[event](answer) });
     ctes.push(...webhookCtes(p, clientId, webhooks, null, new Date()));
   }
   return { decisionId, ctes, outcome };

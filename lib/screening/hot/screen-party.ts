@@ -28,7 +28,7 @@ import { toStoredStatus, type TUser } from "@/lib/users/schemas";
 // POST /v1/user/onboard and POST /v1/merchantRequest on the raw-SQL path (README.md here, "Other
 // screenings"): ONE read (the stored user or merchant and every aggregate), the rules in memory, ONE
 // write statement (the upsert with its side rows, the decision, the row's outcome, the webhook rows).
-// Same rows as upsertUser / upsertMerchant + runRules + emitWebhook (screenUserPrisma,
+// Same rows as upsertUser / upsertMerchant + runRules + emitWebhookEvent (screenUserPrisma,
 // screenMerchantPrisma; tests/integration/party-screening-equivalence.test.ts).
 //
 // Without a transaction around the read and the write, the write is optimistic: it inserts a new row

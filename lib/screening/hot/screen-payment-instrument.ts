@@ -21,6 +21,7 @@ import {
 import { IdentifierRows, webhookCtes, webhookRows, type TWebhookRows } from "@/lib/screening/hot/writes";
 import { planAggregates } from "@/lib/screening/run-rules";
 import { identifiersFromPaymentMethods } from "@/lib/users/index-identifiers";
+import { webhookPayload } from "@/lib/webhooks/payloads";
 
 // PUT /v1/paymentInstrument on the raw-SQL path: ONE read (the stored user and every aggregate; the
 // aggregates of an instrument read history only) when rules or wallet verification need it, the
@@ -177,7 +178,7 @@ export async function screenPaymentInstrumentHot({
   const webhooks: TWebhookRows = { outbox: [], deliveries: [] };
   webhookRows(webhooks, config.subscriptions, {
     event: "payment_instrument.screened",
-    payload: { ...answer },
+    payload: webhookPayload["payment_instrument.screened"](answer),
   });
   ctes.push(...webhookCtes(q, clientId, webhooks, null, new Date()));
   await retryAborted(() => pool.query(`WITH ${ctes.join(",\n")} SELECT 1`, q.values));

@@ -5,13 +5,24 @@ import { newId, Params, RetryScreening } from "@/lib/screening/hot/sql";
 import type { TSubscriptionRef } from "@/lib/screening/hot/config";
 import type { TFiredRule } from "@/lib/screening/run-rules";
 import type { TWebhookEventType } from "@/lib/webhooks/event-types";
-import { WEBHOOK_DELIVERY_EVENT } from "@/lib/webhooks/emit";
+import {
+  emittedEventData,
+  listeningSubscriptions,
+  WEBHOOK_DELIVERY_EVENT,
+  WEBHOOK_EMITTED_EVENT,
+} from "@/lib/webhooks/emit";
+import {
+  webhookEnvelope,
+  webhookPayload,
+  type TRiskAssessmentPayload,
+  type TWebhookEvent,
+} from "@/lib/webhooks/payloads";
 import { identifiersOfUser, normalizeIdentifier, type TIdentifier } from "@/lib/users/index-identifiers";
 import { toStoredStatus, type TUser, type TUserDevice } from "@/lib/users/schemas";
 
 // Raw-SQL versions of the writes a screening makes, as statement fragments (CTEs) that the caller
 // puts into as few statements as possible. Same rows, same semantics as upsertUser, upsertMerchant,
-// upsertDevice, indexIdentifiers and emitWebhook (see those for the rules they implement).
+// upsertDevice, indexIdentifiers and emitWebhookEvent (see those for the rules they implement).
 
 export type TIdentifierRow = { kind: string; value: string; userId: string; source: string };
 
@@ -204,9 +215,9 @@ export async function upsertMerchantRaw(
 }
 
 /**
- * Webhook rows of one event (emitWebhook): the event's outbox row, one delivery per subscription
- * listening to it and the delivery's outbox row. `tag` lets the caller keep only the rows of events
- * that really happened (an alert that was already open emits nothing).
+ * Webhook rows of one event (as emitWebhookEvent writes them): the event's outbox row, one delivery per
+ * subscription listening to it and the delivery's outbox row. `tag` lets the caller keep only the rows
+ * of events that really happened (an alert that was already open emits nothing).
  */
 export type TWebhookRows = {
   outbox: Array<{ tag: string | null; id: string; name: string; data: unknown }>;
@@ -220,21 +231,21 @@ export type TWebhookRows = {
   }>;
 };
 
-export function webhookRows(
+export function webhookRows<E extends TWebhookEventType>(
   rows: TWebhookRows,
   subscriptions: readonly TSubscriptionRef[],
-  {
-    event,
-    payload,
-    tag = null,
-    timestamp = Date.now(),
-  }: { event: TWebhookEventType; payload: Record<string, unknown>; tag?: string | null; timestamp?: number },
+  { event, payload, tag = null, timestamp = Date.now() }: TWebhookEvent<E> & { tag?: string | null },
 ): void {
-  const listening = subscriptions.filter((s) => s.events.includes(event));
+  const listening = listeningSubscriptions(subscriptions, event);
   if (listening.length === 0) return;
-  const body = JSON.stringify({ event, payload, timestamp });
+  const body = webhookEnvelope(event, payload, timestamp);
   const outboxEventId = newId();
-  rows.outbox.push({ tag, id: outboxEventId, name: "webhook/event.emitted", data: { event, timestamp } });
+  rows.outbox.push({
+    tag,
+    id: outboxEventId,
+    name: WEBHOOK_EMITTED_EVENT,
+    data: emittedEventData(event, timestamp),
+  });
   for (const subscription of listening) {
     const id = newId();
     rows.deliveries.push({ tag, id, subscriptionId: subscription.id, outboxEventId, eventType: event, body });
@@ -313,7 +324,7 @@ export function transactionAlertCtes(
     decisionId: string;
     firedActive: readonly TFiredRule[];
     subscriptions: readonly TSubscriptionRef[];
-    answer: Record<string, unknown>;
+    answer: TRiskAssessmentPayload;
     now: Date;
   },
 ): string[] {
@@ -343,18 +354,13 @@ export function transactionAlertCtes(
       webhookRows(webhooks, subscriptions, {
         event: "alert.created",
         tag: f.ruleRef,
-        payload: {
-          transactionId,
-          ruleId: f.id,
-          ruleName: f.name,
-          level: f.level,
-          reason: f.reason,
-          recommendedAction: f.recommendedAction,
-          alertedAt: now.getTime(),
-        },
+        payload: webhookPayload["alert.created"]({ transactionId, rule: f, alertedAt: now }),
       });
   }
-  webhookRows(webhooks, subscriptions, { event: "transaction.screened", payload: { ...answer } });
+  webhookRows(webhooks, subscriptions, {
+    event: "transaction.screened",
+    payload: webhookPayload["transaction.screened"](answer),
+  });
   ctes.push(...webhookCtes(p, clientId, webhooks, active.length ? "a" : null, new Date()));
   return ctes;
 }
