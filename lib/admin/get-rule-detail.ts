@@ -1,7 +1,7 @@
 import type { TSessionUser } from "@/lib/auth/session";
 import { RECOMMENDED_ACTIONS } from "@/lib/clients/schemas";
 import { prisma } from "@/lib/db";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors/domain-error";
 import type { TRuleDefinition } from "@/lib/rules/schemas";
 import { isScreening, versionToDefinition } from "@/lib/rules/write-rule-version";
 

@@ -1,10 +1,9 @@
 import { prisma } from "@/lib/db";
-import { notFound } from "@/lib/http/errors";
-import { parseWith } from "@/lib/http/with-client";
+import { conflict, notFound } from "@/lib/errors/domain-error";
+import { parseWith } from "@/lib/validation/parse";
 import { actorLabel, type TDashboardActor } from "@/lib/alerts/actor";
 import { ZReviewAlert, type TReviewStatus } from "@/lib/alerts/schemas";
 import { emitAlertReviewed, UNSETTLED_ALERT_STATUSES } from "@/lib/alerts/settle-alerts";
-import { conflict } from "@/lib/reports/report-access";
 
 export type TReviewedAlert = {
   id: string;

@@ -1,7 +1,7 @@
 import { prisma, type Tx } from "@/lib/db";
 import type { Case } from "@/lib/generated/prisma/client";
-import { notFound } from "@/lib/http/errors";
-import { parseWith } from "@/lib/http/with-client";
+import { notFound } from "@/lib/errors/domain-error";
+import { parseWith } from "@/lib/validation/parse";
 import type { TDashboardActor } from "@/lib/alerts/actor";
 import { assertOpen, lockCase, setCaseStatus } from "@/lib/cases/case-access";
 import { ZAssignCase, type TCaseStatus } from "@/lib/cases/schemas";

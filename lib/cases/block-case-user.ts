@@ -1,10 +1,9 @@
 import { prisma } from "@/lib/db";
-import { notFound } from "@/lib/http/errors";
-import { parseWith } from "@/lib/http/with-client";
+import { conflict, notFound } from "@/lib/errors/domain-error";
+import { parseWith } from "@/lib/validation/parse";
 import type { TDashboardActor } from "@/lib/alerts/actor";
 import { assertOpen, lockCase, startReview } from "@/lib/cases/case-access";
 import { ZBlockCaseUser } from "@/lib/cases/schemas";
-import { conflict } from "@/lib/reports/report-access";
 import { applyDashboardUserStatus } from "@/lib/users/change-user-status-from-dashboard";
 
 /** Dashboard: blocks the case's user (user.status.block), optionally confirming its open alerts, in the case's history. */

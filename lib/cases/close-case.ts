@@ -1,6 +1,6 @@
 import { prisma, type Tx } from "@/lib/db";
 import type { Case } from "@/lib/generated/prisma/client";
-import { parseWith } from "@/lib/http/with-client";
+import { parseWith } from "@/lib/validation/parse";
 import { actorLabel, type TDashboardActor } from "@/lib/alerts/actor";
 import { settleAlerts } from "@/lib/alerts/settle-alerts";
 import { assertOpen, lockCase, setCaseStatus } from "@/lib/cases/case-access";

@@ -1,5 +1,5 @@
 import { prisma } from "@/lib/db";
-import { parseWith } from "@/lib/http/with-client";
+import { parseWith } from "@/lib/validation/parse";
 import type { TDashboardActor } from "@/lib/alerts/actor";
 import { assertOpen, lockCase } from "@/lib/cases/case-access";
 import { ZCaseComment } from "@/lib/cases/schemas";

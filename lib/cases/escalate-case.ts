@@ -1,6 +1,7 @@
+import { conflict } from "@/lib/errors/domain-error";
 import { randomUUID } from "node:crypto";
 import { prisma, type Tx } from "@/lib/db";
-import { parseWith } from "@/lib/http/with-client";
+import { parseWith } from "@/lib/validation/parse";
 import type { TDashboardActor } from "@/lib/alerts/actor";
 import { settleAlerts } from "@/lib/alerts/settle-alerts";
 import { assertOpen, lockCase, setCaseStatus } from "@/lib/cases/case-access";
@@ -8,7 +9,6 @@ import { ZEscalateCase } from "@/lib/cases/schemas";
 import { insertReport } from "@/lib/reports/create-report";
 import { activeSchema } from "@/lib/reports/goaml-xml";
 import { indicatorCodes, suggestIndicators } from "@/lib/reports/indicators";
-import { conflict } from "@/lib/reports/report-access";
 import { readReportProfile, type TCreateReport } from "@/lib/reports/schemas";
 
 /**

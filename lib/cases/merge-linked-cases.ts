@@ -1,11 +1,10 @@
 import { Prisma } from "@/lib/generated/prisma/client";
 import { prisma } from "@/lib/db";
-import { notFound, validationError } from "@/lib/http/errors";
-import { parseWith } from "@/lib/http/with-client";
+import { conflict, notFound, validationError } from "@/lib/errors/domain-error";
+import { parseWith } from "@/lib/validation/parse";
 import type { TDashboardActor } from "@/lib/alerts/actor";
 import { assertOpen, lockCase, startReview } from "@/lib/cases/case-access";
 import { closeLockedCase } from "@/lib/cases/close-case";
-import { conflict } from "@/lib/reports/report-access";
 import { assertLinkedUsers } from "@/lib/links/linked-user-ids";
 import { ZMergeCases } from "@/lib/links/network-schemas";
 

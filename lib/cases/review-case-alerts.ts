@@ -1,6 +1,6 @@
 import { prisma } from "@/lib/db";
-import { ApiError } from "@/lib/http/errors";
-import { parseWith } from "@/lib/http/with-client";
+import { DomainError } from "@/lib/errors/domain-error";
+import { parseWith } from "@/lib/validation/parse";
 import type { TDashboardActor } from "@/lib/alerts/actor";
 import { settleAlerts } from "@/lib/alerts/settle-alerts";
 import { assertOpen, lockCase, startReview } from "@/lib/cases/case-access";
@@ -34,7 +34,7 @@ export async function reviewCaseAlerts(input: {
       });
       const known = new Set(found.map((a) => a.id));
       const missing = alertIds.flatMap((id, i) => (known.has(id) ? [] : [`/alertIds/${i}: Alert not found`]));
-      if (missing.length) throw new ApiError(404, "NOT_FOUND", "Alert not found", missing);
+      if (missing.length) throw new DomainError("not_found", "Alert not found", missing);
     }
     const done = await settleAlerts(tx, {
       clientId,

@@ -1,7 +1,7 @@
 import { prisma } from "@/lib/db";
 import type { TDashboardActor } from "@/lib/alerts/actor";
 import { CASE_PRIORITIES, ZCaseSla, type TCaseSla } from "@/lib/cases/schemas";
-import { parseWith } from "@/lib/http/with-client";
+import { parseWith } from "@/lib/validation/parse";
 
 /** Hours to work a case of each priority; the database's case_sla_hours() holds the same defaults. */
 export const DEFAULT_CASE_SLA_HOURS: TCaseSla = {

@@ -1,6 +1,6 @@
 import { Prisma } from "@/lib/generated/prisma/client";
 import { prisma } from "@/lib/db";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors/domain-error";
 import { clientFanOutCap, findUserLinkDetails } from "@/lib/links/find-user-links";
 import { NETWORK_PEOPLE_MAX, type TNetworkQuery } from "@/lib/links/network-schemas";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { prisma, type Tx } from "@/lib/db";
-import { notFound } from "@/lib/http/errors";
-import { parseWith } from "@/lib/http/with-client";
+import { notFound } from "@/lib/errors/domain-error";
+import { parseWith } from "@/lib/validation/parse";
 import { actorLabel, type TDashboardActor } from "@/lib/alerts/actor";
 import { settleAlerts } from "@/lib/alerts/settle-alerts";
 import { STORED_USER_STATUSES } from "@/lib/users/schemas";

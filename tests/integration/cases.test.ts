@@ -18,7 +18,7 @@ import { reviewCaseAlerts } from "@/lib/cases/review-case-alerts";
 import { ZCaseInboxQuery } from "@/lib/cases/schemas";
 import { DEFAULT_CASE_SLA_HOURS, updateCaseSla } from "@/lib/cases/sla";
 import { prisma } from "@/lib/db";
-import { ApiError } from "@/lib/http/errors";
+import { knownApiError } from "@/lib/http/errors";
 import { seedDemoReports } from "@/lib/reports/demo-reports";
 import { setReportFields } from "@/lib/reports/set-report-fields";
 import { transitionReport } from "@/lib/reports/transition-report";
@@ -97,9 +97,8 @@ async function caseOf(clientId: string, userId: string) {
 
 async function expectApiError(promise: Promise<unknown>, status: number, detail: RegExp) {
   const err = await promise.catch((e: unknown) => e);
-  expect(err).toBeInstanceOf(ApiError);
-  expect((err as ApiError).status).toBe(status);
-  expect((err as ApiError).details?.join("\n")).toMatch(detail);
+  expect(knownApiError(err)?.status).toBe(status);
+  expect(knownApiError(err)?.details?.join("\n")).toMatch(detail);
 }
 
 beforeAll(async () => {
@@ -200,7 +199,7 @@ describe("SLA", () => {
     const bad = await updateCaseSla({ clientId: a.clientId, actor: reviewer, sla: { high: -1 } }).catch(
       (e: unknown) => e,
     );
-    expect((bad as ApiError).status).toBe(400);
+    expect(knownApiError(bad)?.status).toBe(400);
     expect((await prisma.client.findUniqueOrThrow({ where: { id: a.clientId } })).caseSlaHours).toBeNull();
 
     const sla = { very_high: 2, high: 10, medium: 50, medium_low: 100, low: 200 };

@@ -3,7 +3,7 @@
 import { requirePermission } from "@/lib/auth/permissions";
 import { revalidatePath } from "next/cache";
 import { ForbiddenError } from "@/lib/auth/session";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors/domain-error";
 import type { TActor } from "@/lib/reports/audit";
 import { ZReportStatus } from "@/lib/reports/schemas";
 import { setReportFields } from "@/lib/reports/set-report-fields";
@@ -32,7 +32,7 @@ async function run(reportId: string, message: string, fn: () => Promise<unknown>
   } catch (err) {
     if (err instanceof ForbiddenError)
       return { ok: false, error: "Only reporting officers can change reports.", message: null };
-    if (err instanceof ApiError) {
+    if (err instanceof DomainError) {
       const fieldErrors: Record<string, string> = {};
       for (const d of err.details ?? []) {
         const m = /^\/([^:]+): (.*)$/.exec(d);

@@ -1,5 +1,5 @@
 // POST /dashboard-api/cases/bulk: assign the selected cases, or close them as false positives with a note
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { z } from "zod";
 import { bulkCases } from "@/lib/cases/bulk-cases";
 

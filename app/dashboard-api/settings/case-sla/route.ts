@@ -1,6 +1,6 @@
 // GET /dashboard-api/settings/case-sla: case SLA hours per priority; PUT: change them (admin, audited)
 import { z } from "zod";
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { getCaseSla, updateCaseSla } from "@/lib/cases/sla";
 
 export const GET = dashboardRoute("settings.manage", async ({ user }) =>

@@ -9,7 +9,7 @@ import { Badge, Card, DateTime, linkClass, PageHeader, PersonName } from "@/comp
 import { resolvePeople } from "@/lib/dashboard-users/resolve-people";
 import { formatEnum } from "@/lib/format";
 import { prisma } from "@/lib/db";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors/domain-error";
 import { verifyAuditChain } from "@/lib/reports/audit";
 import type { TContent } from "@/lib/reports/content";
 import { getReport } from "@/lib/reports/get-report";
@@ -37,7 +37,7 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
       via: "dashboard",
     });
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404) notFound();
+    if (err instanceof DomainError && err.code === "not_found") notFound();
     throw err;
   }
   const [client, extra, chain] = await Promise.all([

@@ -1,6 +1,6 @@
 // POST /dashboard-api/alerts/:alertId/review: cleared | confirmed | escalated with feedback (emits alert.reviewed)
 import { z } from "zod";
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { reviewAlert } from "@/lib/alerts/review-alert";
 
 const ZBody = z.object({ status: z.string(), feedback: z.string().optional() });

@@ -1,5 +1,5 @@
 // POST /dashboard-api/cases/:caseId/alerts: clear or confirm the selected (or all unsettled) alerts with a note
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { z } from "zod";
 import { reviewCaseAlerts } from "@/lib/cases/review-case-alerts";
 

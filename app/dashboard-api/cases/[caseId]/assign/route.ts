@@ -1,5 +1,5 @@
 // POST /dashboard-api/cases/:caseId/assign: assign the case to a reviewer (assigneeId, or null)
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { z } from "zod";
 import { assignCase } from "@/lib/cases/assign-case";
 

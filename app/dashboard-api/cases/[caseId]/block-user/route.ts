@@ -1,5 +1,5 @@
 // POST /dashboard-api/cases/:caseId/block-user: block the case's user with a note, confirming its open alerts
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { z } from "zod";
 import { blockCaseUser } from "@/lib/cases/block-case-user";
 

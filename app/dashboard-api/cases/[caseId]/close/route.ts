@@ -1,5 +1,5 @@
 // POST /dashboard-api/cases/:caseId/close: close with an outcome and a note
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { z } from "zod";
 import { closeCase } from "@/lib/cases/close-case";
 

@@ -1,5 +1,5 @@
 // POST /dashboard-api/cases/:caseId/comment: a reviewer's comment (required text)
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { z } from "zod";
 import { commentCase } from "@/lib/cases/comment-case";
 

@@ -1,5 +1,5 @@
 // POST /dashboard-api/cases/:caseId/escalate: escalate to a reporting officer: a linked report draft
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { z } from "zod";
 import { escalateCase } from "@/lib/cases/escalate-case";
 

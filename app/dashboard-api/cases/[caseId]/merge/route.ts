@@ -1,6 +1,6 @@
 // POST /dashboard-api/cases/:caseId/merge: gather linked people's open cases into this case, with a note
 import { z } from "zod";
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { mergeLinkedCases } from "@/lib/cases/merge-linked-cases";
 
 export const POST = dashboardRoute<{ caseId: string }>("cases.work", async ({ user, params, body }) =>

@@ -1,6 +1,6 @@
 // POST /dashboard-api/transactions/:transactionId/confirm: mark as fraud or chargeback with a note (emits the webhook), closing its open alerts
 import { z } from "zod";
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { confirmChargeback } from "@/lib/transactions/confirm-chargeback";
 import { confirmFraud } from "@/lib/transactions/confirm-fraud";
 

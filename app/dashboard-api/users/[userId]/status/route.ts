@@ -1,6 +1,6 @@
 // POST /dashboard-api/users/:userId/status: block, unblock or set active/inactive with a comment (same webhooks as /v1)
 import { z } from "zod";
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { changeUserStatusFromDashboard } from "@/lib/users/change-user-status-from-dashboard";
 
 const ZBody = z.object({
