@@ -6,9 +6,9 @@ import {
   authenticateApiKeyWithRead,
   guessClient,
   sameClientState,
-  type TClientContext,
   type TKeyedRead,
 } from "@/lib/auth/api-keys";
+import type { TClientContext } from "@/lib/clients/client-context";
 import { env } from "@/lib/env";
 import {
   ApiError,

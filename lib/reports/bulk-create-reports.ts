@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { TClientContext } from "@/lib/auth/api-keys";
+import type { TClientContext } from "@/lib/clients/client-context";
 import { parseWith } from "@/lib/validation/parse";
 import { createReport } from "@/lib/reports/create-report";
 import { ZCreateReport, type ZBulkReportsResponse } from "@/lib/reports/schemas";

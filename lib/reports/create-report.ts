@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { TClientContext } from "@/lib/auth/api-keys";
+import type { TClientContext } from "@/lib/clients/client-context";
 import { prisma, type Tx } from "@/lib/db";
 import { Prisma, type Report } from "@/lib/generated/prisma/client";
 import { DomainError } from "@/lib/errors/domain-error";
