@@ -30,5 +30,76 @@ export default tseslint.config(
     files: ["tests/**", "e2e/**", "bench/**", "**/*.test.ts"],
     rules: { "@typescript-eslint/no-explicit-any": "off", "@typescript-eslint/no-non-null-assertion": "off" },
   },
+  // ---------------------------------------------------------------- layers (edge / domain / UI)
+  // The domain throws lib/errors and validates with lib/validation; only the edge (lib/http, app)
+  // speaks HTTP. Pages read through domain functions, never the database; components never import app.
+  // typescript-eslint's no-restricted-imports, so these patterns never replace (nor get replaced by)
+  // another block's options for the core rule on the same files.
+  {
+    files: ["lib/**", "components/**", "inngest/**", "scripts/**"],
+    ignores: [
+      "lib/http/**",
+      // migrated after merge
+      "lib/screening/**",
+      "lib/webhooks/**",
+      "lib/outbox/**",
+      "lib/users/save-user.ts",
+      "lib/users/add-user-device.ts",
+      "lib/users/upsert-user.ts",
+    ],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@/lib/http", "@/lib/http/*"],
+              message:
+                "lib/http is the HTTP edge: throw from @/lib/errors/domain-error, validate with @/lib/validation.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["components/**"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@/lib/db", "@/lib/db-*", "@/lib/generated/prisma/*"],
+              allowTypeImports: true,
+              message: "Components read through the domain's functions (lib/<domain>), not Prisma.",
+            },
+            {
+              group: ["@/app/*"],
+              message: "Components do not import from app/: move what they share to lib/ or components/.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["app/**/page.tsx", "app/**/layout.tsx"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@/lib/db", "@/lib/db-*", "@/lib/generated/prisma/*"],
+              allowTypeImports: true,
+              message: "Pages read through the domain's functions (lib/<domain>), not Prisma.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // ---------------------------------------------------------------- end of layers
   { files: ["**/*.mjs", "**/*.js"], ...tseslint.configs.disableTypeChecked },
 );

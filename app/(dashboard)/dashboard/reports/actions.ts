@@ -1,5 +1,6 @@
 "use server";
 
+import type { TActionState } from "@/components/reports/action-state";
 import { requirePermission } from "@/lib/auth/permissions";
 import { revalidatePath } from "next/cache";
 import { ForbiddenError } from "@/lib/auth/session";
@@ -9,14 +10,6 @@ import { ZReportStatus } from "@/lib/reports/schemas";
 import { setReportFields } from "@/lib/reports/set-report-fields";
 import { setReportIndicators } from "@/lib/reports/set-report-indicators";
 import { transitionReport } from "@/lib/reports/transition-report";
-
-export type TActionState = {
-  ok: boolean;
-  error: string | null;
-  message: string | null;
-  /** Per content path, why a value was refused (nothing was stored). */
-  fieldErrors?: Record<string, string>;
-};
 
 // Only reporting officers change reports (decisions §3); admins may look.
 async function officer(): Promise<{ clientId: string; actor: TActor }> {
