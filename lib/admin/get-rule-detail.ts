@@ -40,7 +40,7 @@ export async function getRuleDetail(
   user: TSessionUser,
   { ruleId }: { ruleId: string },
 ): Promise<TRuleDetail> {
-  const [rule, client] = await Promise.all([
+  const [rule, actions] = await Promise.all([
     prisma.rule.findUnique({
       where: { clientId_ruleId: { clientId: user.clientId, ruleId } },
       select: {
@@ -52,7 +52,7 @@ export async function getRuleDetail(
         versions: { orderBy: { version: "desc" }, take: MAX_VERSIONS },
       },
     }),
-    prisma.client.findUniqueOrThrow({ where: { id: user.clientId }, select: { actions: true } }),
+    clientRuleActions(user),
   ]);
   if (!rule) throw notFound("/ruleId", "Rule not found");
   const newest = rule.versions[0]?.version ?? rule.currentVersion;
@@ -75,8 +75,17 @@ export async function getRuleDetail(
       isLive: v.version === rule.liveVersion,
       definition: versionToDefinition(rule.ruleId, v),
     })),
-    enabledActions: enabledActions(client.actions),
+    enabledActions: actions,
   };
+}
+
+/** The recommended actions the client's rules may use, for the rule editor. */
+export async function clientRuleActions(user: TSessionUser): Promise<string[]> {
+  const client = await prisma.client.findUniqueOrThrow({
+    where: { id: user.clientId },
+    select: { actions: true },
+  });
+  return enabledActions(client.actions);
 }
 
 export function enabledActions(actions: readonly string[]): string[] {

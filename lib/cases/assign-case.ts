@@ -7,7 +7,7 @@ import { assertOpen, lockCase, setCaseStatus } from "@/lib/cases/case-access";
 import { ZAssignCase, type TCaseStatus } from "@/lib/cases/schemas";
 
 /** Roles that work cases, so the only ones a case can be assigned to. */
-const ASSIGNABLE_ROLES = ["admin", "reviewer"] as const;
+export const ASSIGNABLE_ROLES = ["admin", "reviewer"] as const;
 
 /** 404 unless the id is an active reviewer or admin of the client. */
 export async function checkAssignee(tx: Tx, clientId: string, assigneeId: string | null): Promise<void> {
