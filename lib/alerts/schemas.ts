@@ -13,8 +13,8 @@ export type TReviewStatus = z.infer<typeof ZReviewStatus>;
 
 export const RISK_LEVELS = ["low", "medium_low", "medium", "high", "very_high", "n/a"] as const;
 
+/** A reviewer's verdict on one alert (the route's body). */
 export const ZReviewAlert = z.object({
-  alertId: z.string().min(1),
   status: ZReviewStatus,
   // a verdict and an escalation carry the reviewer's reasons (issue 14)
   feedback: z.string({ error: "A note is required" }).trim().min(1, "A note is required").max(5000),

@@ -1,12 +1,11 @@
 import { Prisma } from "@/lib/generated/prisma/client";
 import { prisma } from "@/lib/db";
 import { conflict, notFound, validationError } from "@/lib/errors/domain-error";
-import { parseWith } from "@/lib/validation/parse";
 import type { TDashboardActor } from "@/lib/alerts/actor";
 import { assertOpen, lockCase, startReview } from "@/lib/cases/case-access";
 import { closeLockedCase } from "@/lib/cases/close-case";
 import { assertLinkedUsers } from "@/lib/links/linked-user-ids";
-import { ZMergeCases } from "@/lib/links/network-schemas";
+import type { TMergeCases } from "@/lib/links/network-schemas";
 
 const RANK: Record<string, number> = { very_high: 5, high: 4, medium: 3, medium_low: 2, low: 1 };
 
@@ -24,10 +23,10 @@ export async function mergeLinkedCases({
 }: {
   clientId: string;
   caseId: string;
-  input: unknown;
+  input: TMergeCases;
   actor: TDashboardActor;
 }): Promise<{ id: string; merged: string[]; alertsMoved: number }> {
-  const { caseIds, note } = parseWith(ZMergeCases, input);
+  const { caseIds, note } = input;
   const target = await prisma.case.findFirst({ where: { clientId, id: caseId } });
   if (!target) throw notFound("/caseId", "Case not found");
   if (caseIds.includes(caseId)) throw validationError(["/caseIds: A case cannot be merged into itself"]);

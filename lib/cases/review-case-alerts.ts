@@ -1,29 +1,18 @@
 import { prisma } from "@/lib/db";
 import { DomainError } from "@/lib/errors/domain-error";
-import { parseWith } from "@/lib/validation/parse";
 import type { TDashboardActor } from "@/lib/alerts/actor";
 import { settleAlerts } from "@/lib/alerts/settle-alerts";
 import { assertOpen, lockCase, startReview } from "@/lib/cases/case-access";
-import { ZReviewCaseAlerts } from "@/lib/cases/schemas";
+import type { TReviewCaseAlerts } from "@/lib/cases/schemas";
 
 /**
  * Dashboard: clears or confirms the selected alerts of a case (or all of its unsettled ones), each as a
  * manual review would (alert.reviewed), with the reviewer's note. Ids outside the case are not found.
  */
-export async function reviewCaseAlerts(input: {
-  clientId: string;
-  caseId: string;
-  status: unknown;
-  alertIds?: unknown;
-  note: unknown;
-  actor: TDashboardActor;
-}): Promise<{ id: string; settled: number }> {
-  const { clientId, actor } = input;
-  const { status, alertIds, note } = parseWith(ZReviewCaseAlerts, {
-    status: input.status,
-    alertIds: input.alertIds,
-    note: input.note,
-  });
+export async function reviewCaseAlerts(
+  input: { clientId: string; caseId: string; actor: TDashboardActor } & TReviewCaseAlerts,
+): Promise<{ id: string; settled: number }> {
+  const { clientId, actor, status, alertIds, note } = input;
   const settled = await prisma.$transaction(async (tx) => {
     const row = await lockCase(tx, input);
     assertOpen(row);
