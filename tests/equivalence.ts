@@ -1,14 +1,15 @@
 // Helpers of the equivalence tests: a raw-SQL screening path against the Prisma path it replaced,
 // comparing what each stored for its own client, without the ids and times that differ between them.
 import { prisma } from "@/lib/db";
-import { ApiError } from "@/lib/http/errors";
+import { knownApiError } from "@/lib/http/errors";
 
 /** The answer of a domain function as the route would give it: 200 and the body, or the error's status and body. */
 export async function outcome(run: () => Promise<unknown>): Promise<{ status: number; body: unknown }> {
   try {
     return { status: 200, body: await run() };
   } catch (err) {
-    if (err instanceof ApiError) return { status: err.status, body: err.toBody() };
+    const known = knownApiError(err);
+    if (known) return { status: known.status, body: known.toBody() };
     throw err;
   }
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState, useTransition } from "react";
-import type { TActionState } from "@/app/(dashboard)/dashboard/reports/actions";
+import type { TActionState } from "@/components/reports/action-state";
 import { Button, ErrorNote, inputClass } from "@/components/ui";
 import type { TEditorField, TEditorGroup } from "@/lib/reports/editor";
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState, useRef, useState, useTransition } from "react";
-import type { TActionState } from "@/app/(dashboard)/dashboard/reports/actions";
+import type { TActionState } from "@/components/reports/action-state";
 import { CodeChecklist } from "@/components/reports/code-checklist";
 import { Button, ConfirmDialog, ErrorNote, inputClass } from "@/components/ui";
 import type { TEnumValue } from "@/lib/reports/goaml/schema";

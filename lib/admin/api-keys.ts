@@ -2,7 +2,7 @@
 import type { TSessionUser } from "@/lib/auth/session";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors/domain-error";
 import { writeAudit } from "@/lib/admin/audit";
 
 export type TApiKeyView = {

@@ -1,6 +1,6 @@
 import type { TSessionUser } from "@/lib/auth/session";
 import { prisma } from "@/lib/db";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors/domain-error";
 import { writeAudit } from "@/lib/admin/audit";
 import { enabledActions } from "@/lib/admin/get-rule-detail";
 import { assertMayPublishRule, assertMayWriteRule } from "@/lib/admin/rule-permissions";

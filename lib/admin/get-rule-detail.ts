@@ -2,8 +2,8 @@ import type { TSessionUser } from "@/lib/auth/session";
 import { resolvePeople } from "@/lib/dashboard-users/resolve-people";
 import { RECOMMENDED_ACTIONS } from "@/lib/risk/risk-levels";
 import { prisma } from "@/lib/db";
+import { notFound } from "@/lib/errors/domain-error";
 import type { TPerson } from "@/lib/format";
-import { notFound } from "@/lib/http/errors";
 import type { TRuleDefinition } from "@/lib/rules/schemas";
 import { isScreening, versionToDefinition } from "@/lib/rules/write-rule-version";
 
@@ -43,7 +43,7 @@ export async function getRuleDetail(
   user: TSessionUser,
   { ruleId }: { ruleId: string },
 ): Promise<TRuleDetail> {
-  const [rule, client] = await Promise.all([
+  const [rule, actions] = await Promise.all([
     prisma.rule.findUnique({
       where: { clientId_ruleId: { clientId: user.clientId, ruleId } },
       select: {
@@ -55,7 +55,7 @@ export async function getRuleDetail(
         versions: { orderBy: { version: "desc" }, take: MAX_VERSIONS },
       },
     }),
-    prisma.client.findUniqueOrThrow({ where: { id: user.clientId }, select: { actions: true } }),
+    clientRuleActions(user),
   ]);
   if (!rule) throw notFound("/ruleId", "Rule not found");
   const people = await resolvePeople({
@@ -82,8 +82,17 @@ export async function getRuleDetail(
       isLive: v.version === rule.liveVersion,
       definition: versionToDefinition(rule.ruleId, v),
     })),
-    enabledActions: enabledActions(client.actions),
+    enabledActions: actions,
   };
+}
+
+/** The recommended actions the client's rules may use, for the rule editor. */
+export async function clientRuleActions(user: TSessionUser): Promise<string[]> {
+  const client = await prisma.client.findUniqueOrThrow({
+    where: { id: user.clientId },
+    select: { actions: true },
+  });
+  return enabledActions(client.actions);
 }
 
 export function enabledActions(actions: readonly string[]): string[] {

@@ -2,7 +2,7 @@ import { writeAudit } from "@/lib/admin/audit";
 import type { TSessionUser } from "@/lib/auth/session";
 import { prisma } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { validationError } from "@/lib/http/errors";
+import { validationError } from "@/lib/errors/domain-error";
 import { lookup, readGoamlSchema, type TEnumValue } from "@/lib/reports/goaml/schema";
 import { activeSchema, validateXml } from "@/lib/reports/goaml-xml";
 import { indicatorCodes } from "@/lib/reports/indicators";

@@ -1,6 +1,6 @@
 import type { TSessionUser } from "@/lib/auth/session";
 import { prisma } from "@/lib/db";
-import { notFound, validationError } from "@/lib/http/errors";
+import { notFound, validationError } from "@/lib/errors/domain-error";
 import { assertMayWriteRule } from "@/lib/admin/rule-permissions";
 import { writeAudit } from "@/lib/admin/audit";
 import { clientListNames } from "@/lib/lists/list-references";

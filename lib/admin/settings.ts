@@ -7,7 +7,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { writeAudit } from "@/lib/admin/audit";
 import { goamlSettings, profileCodeProblems, type TGoamlSettings } from "@/lib/admin/goaml-schema";
 import type { TUpdateSettings } from "@/lib/admin/schemas";
-import { validationError } from "@/lib/http/errors";
+import { validationError } from "@/lib/errors/domain-error";
 import { readReportProfile } from "@/lib/reports/schemas";
 
 export type TSettingsView = {

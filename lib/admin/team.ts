@@ -7,7 +7,7 @@ import {
   prepareDashboardUser,
 } from "@/lib/dashboard-users/create-dashboard-user";
 import { prisma, type Tx } from "@/lib/db";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors/domain-error";
 import { writeAudit } from "@/lib/admin/audit";
 import type { TCreateTeamMember } from "@/lib/admin/schemas";
 import type { TDashboardRole } from "@/lib/dashboard-users/create-dashboard-user";

@@ -2,8 +2,8 @@
 import { randomBytes } from "node:crypto";
 import type { TSessionUser } from "@/lib/auth/session";
 import { prisma } from "@/lib/db";
-import { notFound } from "@/lib/http/errors";
-import { parseWith } from "@/lib/http/with-client";
+import { notFound } from "@/lib/errors/domain-error";
+import { parseWith } from "@/lib/validation/parse";
 import { writeAudit } from "@/lib/admin/audit";
 import type { TCreateWebhookInput, TDeliveryQuery } from "@/lib/admin/schemas";
 import { createSubscription } from "@/lib/webhooks/create-subscription";

@@ -1,5 +1,5 @@
 import { prisma } from "@/lib/db";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors/domain-error";
 import { explainDecision, type TRuleExplanation } from "@/lib/transactions/get-transaction-detail";
 
 /** The fired rule of an alert as its decision recorded it (condition, the values that fired it); 404 for another client's id. */

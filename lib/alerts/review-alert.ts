@@ -1,10 +1,8 @@
 import { prisma } from "@/lib/db";
-import { notFound } from "@/lib/http/errors";
-import { parseWith } from "@/lib/http/with-client";
+import { conflict, notFound } from "@/lib/errors/domain-error";
 import { actorLabel, type TDashboardActor } from "@/lib/alerts/actor";
-import { ZReviewAlert, type TReviewStatus } from "@/lib/alerts/schemas";
+import type { TReviewAlert, TReviewStatus } from "@/lib/alerts/schemas";
 import { emitAlertReviewed, UNSETTLED_ALERT_STATUSES } from "@/lib/alerts/settle-alerts";
-import { conflict } from "@/lib/reports/report-access";
 
 export type TReviewedAlert = {
   id: string;
@@ -21,19 +19,10 @@ export type TReviewedAlert = {
  * transaction. An escalated alert may be reviewed again (an escalation is settled later); a cleared or
  * confirmed one is read-only. The note is required. Another client's alert id is not found.
  */
-export async function reviewAlert(input: {
-  clientId: string;
-  alertId: string;
-  status: string;
-  feedback?: string;
-  reviewer: TDashboardActor;
-}): Promise<TReviewedAlert> {
-  const { clientId, reviewer } = input;
-  const { alertId, status, feedback } = parseWith(ZReviewAlert, {
-    alertId: input.alertId,
-    status: input.status,
-    feedback: input.feedback,
-  });
+export async function reviewAlert(
+  input: { clientId: string; alertId: string; reviewer: TDashboardActor } & TReviewAlert,
+): Promise<TReviewedAlert> {
+  const { clientId, reviewer, alertId, status, feedback } = input;
   return prisma.$transaction(async (tx) => {
     const alert = await tx.alert.findFirst({
       where: { id: alertId, clientId },

@@ -12,10 +12,10 @@ export const REVIEW_STATUSES = ["cleared", "confirmed", "escalated"] as const;
 export const ZReviewStatus = z.enum(REVIEW_STATUSES);
 export type TReviewStatus = z.infer<typeof ZReviewStatus>;
 
+/** A reviewer's verdict on one alert (the route's body). */
 export const ZReviewAlert = z.object({
-  alertId: z.string().min(1),
   status: ZReviewStatus,
-  // a verdict and an escalation carry the reviewer's reasons (issue 14)
+  // a verdict and an escalation carry the reviewer's reasons
   feedback: z.string({ error: "A note is required" }).trim().min(1, "A note is required").max(5000),
 });
 export type TReviewAlert = z.infer<typeof ZReviewAlert>;

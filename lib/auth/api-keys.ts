@@ -1,8 +1,12 @@
 import { createHash, randomBytes } from "node:crypto";
 import { boundedCache } from "@/lib/cache/bounded-cache";
 import { pgPool, prisma, type Tx } from "@/lib/db";
+import type { TClientContext } from "@/lib/clients/client-context";
 import { statementName } from "@/lib/db-prepared";
 import { timeAggregateRead } from "@/lib/ops/metrics";
+
+// lib/screening still imports the type from here (migrated after merge).
+export type { TClientContext };
 
 const KEY_PREFIX = "rsk_";
 
@@ -43,21 +47,6 @@ export async function revokeApiKeyById({ clientId, id }: { clientId: string; id:
   });
   return res.count > 0;
 }
-
-export type TClientContext = {
-  id: string;
-  name: string;
-  type: "business" | "consumer";
-  features: ReadonlySet<string>;
-  actions: readonly string[];
-  apiKeyId: string;
-  /**
-   * Versions of what the screening path caches in memory (lib/screening/hot/README.md), read with
-   * the key so that checking them costs no extra round trip: the client's configVersion and each
-   * global dataset's version by name.
-   */
-  versions?: { config: string; datasets: Readonly<Record<string, string>> };
-};
 
 // lastUsedAt is written at most once a minute per key, so authentication costs one read per request.
 const LAST_USED_INTERVAL_MS = 60_000;

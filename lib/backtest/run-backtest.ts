@@ -8,8 +8,8 @@ import { pgPool, prisma } from "@/lib/db";
 import { evaluateWithLists, liveListSource } from "@/lib/lists/in-list";
 import { currentListIndexes } from "@/lib/lists/list-cache";
 import type { BacktestRun } from "@/lib/generated/prisma/client";
+import { notFound, validationError } from "@/lib/errors/domain-error";
 import type { TPerson } from "@/lib/format";
-import { notFound, validationError } from "@/lib/http/errors";
 import type { TRuleSubject } from "@/lib/rules/schemas";
 import {
   countHistory,

@@ -1,13 +1,12 @@
 import { prisma, type Tx } from "@/lib/db";
 import type { Case } from "@/lib/generated/prisma/client";
-import { notFound } from "@/lib/http/errors";
-import { parseWith } from "@/lib/http/with-client";
+import { notFound } from "@/lib/errors/domain-error";
 import type { TDashboardActor } from "@/lib/alerts/actor";
 import { assertOpen, lockCase, setCaseStatus } from "@/lib/cases/case-access";
-import { ZAssignCase, type TCaseStatus } from "@/lib/cases/schemas";
+import type { TAssignCase, TCaseStatus } from "@/lib/cases/schemas";
 
 /** Roles that work cases, so the only ones a case can be assigned to. */
-const ASSIGNABLE_ROLES = ["admin", "reviewer"] as const;
+export const ASSIGNABLE_ROLES = ["admin", "reviewer"] as const;
 
 /** 404 unless the id is an active reviewer or admin of the client. */
 export async function checkAssignee(tx: Tx, clientId: string, assigneeId: string | null): Promise<void> {
@@ -48,13 +47,10 @@ export async function assignLockedCase(
 }
 
 /** Dashboard: assigns a case to a reviewer (or nobody). */
-export async function assignCase(input: {
-  clientId: string;
-  caseId: string;
-  assigneeId: unknown;
-  actor: TDashboardActor;
-}): Promise<{ id: string; assigneeId: string | null }> {
-  const { assigneeId } = parseWith(ZAssignCase, { assigneeId: input.assigneeId });
+export async function assignCase(
+  input: { clientId: string; caseId: string; actor: TDashboardActor } & TAssignCase,
+): Promise<{ id: string; assigneeId: string | null }> {
+  const { assigneeId } = input;
   await prisma.$transaction(async (tx) => {
     const row = await lockCase(tx, input);
     assertOpen(row);

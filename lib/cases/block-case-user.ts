@@ -1,25 +1,15 @@
 import { prisma } from "@/lib/db";
-import { notFound } from "@/lib/http/errors";
-import { parseWith } from "@/lib/http/with-client";
+import { conflict, notFound } from "@/lib/errors/domain-error";
 import type { TDashboardActor } from "@/lib/alerts/actor";
 import { assertOpen, lockCase, startReview } from "@/lib/cases/case-access";
-import { ZBlockCaseUser } from "@/lib/cases/schemas";
-import { conflict } from "@/lib/reports/report-access";
+import type { TBlockCaseUser } from "@/lib/cases/schemas";
 import { applyDashboardUserStatus } from "@/lib/users/change-user-status-from-dashboard";
 
 /** Dashboard: blocks the case's user (user.status.block), optionally confirming its open alerts, in the case's history. */
-export async function blockCaseUser(input: {
-  clientId: string;
-  caseId: string;
-  note: unknown;
-  closeAlerts?: unknown;
-  actor: TDashboardActor;
-}): Promise<{ id: string; userId: string; changed: boolean; alertsClosed: number }> {
-  const { clientId, actor } = input;
-  const { note, closeAlerts } = parseWith(ZBlockCaseUser, {
-    note: input.note,
-    closeAlerts: input.closeAlerts,
-  });
+export async function blockCaseUser(
+  input: { clientId: string; caseId: string; actor: TDashboardActor } & TBlockCaseUser,
+): Promise<{ id: string; userId: string; changed: boolean; alertsClosed: number }> {
+  const { clientId, actor, note, closeAlerts } = input;
   return prisma.$transaction(async (tx) => {
     const row = await lockCase(tx, input);
     assertOpen(row);

@@ -1,10 +1,9 @@
 import { prisma } from "@/lib/db";
-import { parseWith } from "@/lib/http/with-client";
 import type { TDashboardActor } from "@/lib/alerts/actor";
 import { assignLockedCase, checkAssignee } from "@/lib/cases/assign-case";
 import { assertOpen, lockCase } from "@/lib/cases/case-access";
 import { closeLockedCase } from "@/lib/cases/close-case";
-import { ZBulkCases } from "@/lib/cases/schemas";
+import type { TBulkCases } from "@/lib/cases/schemas";
 
 /**
  * Inbox bulk actions: assign the selected cases, or close them as false positives with one note. All or
@@ -17,9 +16,9 @@ export async function bulkCases({
 }: {
   clientId: string;
   actor: TDashboardActor;
-  input: unknown;
+  input: TBulkCases;
 }): Promise<{ updated: number }> {
-  const body = parseWith(ZBulkCases, input);
+  const body = input;
   const caseIds = [...new Set(body.caseIds)].sort();
   await prisma.$transaction(
     async (tx) => {

@@ -1,7 +1,6 @@
 import type { Tx } from "@/lib/db";
 import type { Case, Prisma } from "@/lib/generated/prisma/client";
-import { notFound } from "@/lib/http/errors";
-import { conflict } from "@/lib/reports/report-access";
+import { conflict, notFound } from "@/lib/errors/domain-error";
 import type { TDashboardActor } from "@/lib/alerts/actor";
 import type { TCaseStatus } from "@/lib/cases/schemas";
 

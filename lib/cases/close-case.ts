@@ -1,10 +1,9 @@
 import { prisma, type Tx } from "@/lib/db";
 import type { Case } from "@/lib/generated/prisma/client";
-import { parseWith } from "@/lib/http/with-client";
 import { actorLabel, type TDashboardActor } from "@/lib/alerts/actor";
 import { settleAlerts } from "@/lib/alerts/settle-alerts";
 import { assertOpen, lockCase, setCaseStatus } from "@/lib/cases/case-access";
-import { ZCloseCase, type TCaseOutcome } from "@/lib/cases/schemas";
+import type { TCaseOutcome, TCloseCase } from "@/lib/cases/schemas";
 import { caseSubject } from "@/lib/cases/serialize-case";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { webhookPayload } from "@/lib/webhooks/payloads";
@@ -81,14 +80,10 @@ export async function closeLockedCase(
 }
 
 /** Dashboard: closes a case with an outcome and the reviewer's note (required). */
-export async function closeCase(input: {
-  clientId: string;
-  caseId: string;
-  outcome: unknown;
-  note: unknown;
-  actor: TDashboardActor;
-}): Promise<{ id: string; status: "closed" }> {
-  const { outcome, note } = parseWith(ZCloseCase, { outcome: input.outcome, note: input.note });
+export async function closeCase(
+  input: { clientId: string; caseId: string; actor: TDashboardActor } & TCloseCase,
+): Promise<{ id: string; status: "closed" }> {
+  const { outcome, note } = input;
   await prisma.$transaction(async (tx) => {
     const row = await lockCase(tx, input);
     assertOpen(row);

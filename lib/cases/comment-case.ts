@@ -1,17 +1,13 @@
 import { prisma } from "@/lib/db";
-import { parseWith } from "@/lib/http/with-client";
 import type { TDashboardActor } from "@/lib/alerts/actor";
 import { assertOpen, lockCase } from "@/lib/cases/case-access";
-import { ZCaseComment } from "@/lib/cases/schemas";
+import type { TCaseComment } from "@/lib/cases/schemas";
 
 /** Dashboard: a reviewer's comment on an open case, kept in its history. */
-export async function commentCase(input: {
-  clientId: string;
-  caseId: string;
-  comment: unknown;
-  actor: TDashboardActor;
-}): Promise<{ id: string }> {
-  const { comment } = parseWith(ZCaseComment, { comment: input.comment });
+export async function commentCase(
+  input: { clientId: string; caseId: string; actor: TDashboardActor } & TCaseComment,
+): Promise<{ id: string }> {
+  const { comment } = input;
   return prisma.$transaction(async (tx) => {
     const row = await lockCase(tx, input);
     assertOpen(row);

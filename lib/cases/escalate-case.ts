@@ -1,14 +1,13 @@
+import { conflict } from "@/lib/errors/domain-error";
 import { randomUUID } from "node:crypto";
 import { prisma, type Tx } from "@/lib/db";
-import { parseWith } from "@/lib/http/with-client";
 import type { TDashboardActor } from "@/lib/alerts/actor";
 import { settleAlerts } from "@/lib/alerts/settle-alerts";
 import { assertOpen, lockCase, setCaseStatus } from "@/lib/cases/case-access";
-import { ZEscalateCase } from "@/lib/cases/schemas";
+import type { TEscalateCase } from "@/lib/cases/schemas";
 import { insertReport } from "@/lib/reports/create-report";
 import { activeSchema } from "@/lib/reports/goaml-xml";
 import { indicatorCodes, suggestIndicators } from "@/lib/reports/indicators";
-import { conflict } from "@/lib/reports/report-access";
 import { readReportProfile, type TCreateReport } from "@/lib/reports/schemas";
 
 /**
@@ -17,15 +16,10 @@ import { readReportProfile, type TCreateReport } from "@/lib/reports/schemas";
  * (Settings), written in one transaction with the case's new status, its open alerts marked escalated
  * (alert.reviewed) and the audit row. Filing that report later closes the case as `reported`.
  */
-export async function escalateCase(input: {
-  clientId: string;
-  caseId: string;
-  note: unknown;
-  reportType?: unknown;
-  actor: TDashboardActor;
-}): Promise<{ id: string; status: "escalated"; reportId: string }> {
-  const { clientId, actor } = input;
-  const { note, reportType } = parseWith(ZEscalateCase, { note: input.note, reportType: input.reportType });
+export async function escalateCase(
+  input: { clientId: string; caseId: string; actor: TDashboardActor } & TEscalateCase,
+): Promise<{ id: string; status: "escalated"; reportId: string }> {
+  const { clientId, actor, note, reportType } = input;
   const reportId = `rpt_${randomUUID()}`;
   await prisma.$transaction(
     async (tx) => {

@@ -1,5 +1,5 @@
 import { prisma } from "@/lib/db";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors/domain-error";
 import type { TDashboardRole } from "@/lib/dashboard-users/create-dashboard-user";
 import type { TCaseOutcome, TCaseStatus } from "@/lib/cases/schemas";
 import { explainDecision, type TRuleExplanation } from "@/lib/transactions/get-transaction-detail";

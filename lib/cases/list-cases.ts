@@ -1,6 +1,6 @@
 import { prisma } from "@/lib/db";
 import type { Case, Prisma } from "@/lib/generated/prisma/client";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors/domain-error";
 import { CASES_PAGE_DEFAULT, type TCaseResponse, type TListCasesQuery } from "@/lib/cases/schemas";
 import { serializeCase, type TAssignee } from "@/lib/cases/serialize-case";
 

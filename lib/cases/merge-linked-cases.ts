@@ -1,13 +1,11 @@
 import { Prisma } from "@/lib/generated/prisma/client";
 import { prisma } from "@/lib/db";
-import { notFound, validationError } from "@/lib/http/errors";
-import { parseWith } from "@/lib/http/with-client";
+import { conflict, notFound, validationError } from "@/lib/errors/domain-error";
 import type { TDashboardActor } from "@/lib/alerts/actor";
 import { assertOpen, lockCase, startReview } from "@/lib/cases/case-access";
 import { closeLockedCase } from "@/lib/cases/close-case";
-import { conflict } from "@/lib/reports/report-access";
 import { assertLinkedUsers } from "@/lib/links/linked-user-ids";
-import { ZMergeCases } from "@/lib/links/network-schemas";
+import type { TMergeCases } from "@/lib/links/network-schemas";
 import { riskRank } from "@/lib/risk/risk-levels";
 
 /**
@@ -24,10 +22,10 @@ export async function mergeLinkedCases({
 }: {
   clientId: string;
   caseId: string;
-  input: unknown;
+  input: TMergeCases;
   actor: TDashboardActor;
 }): Promise<{ id: string; merged: string[]; alertsMoved: number }> {
-  const { caseIds, note } = parseWith(ZMergeCases, input);
+  const { caseIds, note } = input;
   const target = await prisma.case.findFirst({ where: { clientId, id: caseId } });
   if (!target) throw notFound("/caseId", "Case not found");
   if (caseIds.includes(caseId)) throw validationError(["/caseIds: A case cannot be merged into itself"]);

@@ -1,29 +1,18 @@
 import { prisma } from "@/lib/db";
-import { ApiError } from "@/lib/http/errors";
-import { parseWith } from "@/lib/http/with-client";
+import { DomainError } from "@/lib/errors/domain-error";
 import type { TDashboardActor } from "@/lib/alerts/actor";
 import { settleAlerts } from "@/lib/alerts/settle-alerts";
 import { assertOpen, lockCase, startReview } from "@/lib/cases/case-access";
-import { ZReviewCaseAlerts } from "@/lib/cases/schemas";
+import type { TReviewCaseAlerts } from "@/lib/cases/schemas";
 
 /**
  * Dashboard: clears or confirms the selected alerts of a case (or all of its unsettled ones), each as a
  * manual review would (alert.reviewed), with the reviewer's note. Ids outside the case are not found.
  */
-export async function reviewCaseAlerts(input: {
-  clientId: string;
-  caseId: string;
-  status: unknown;
-  alertIds?: unknown;
-  note: unknown;
-  actor: TDashboardActor;
-}): Promise<{ id: string; settled: number }> {
-  const { clientId, actor } = input;
-  const { status, alertIds, note } = parseWith(ZReviewCaseAlerts, {
-    status: input.status,
-    alertIds: input.alertIds,
-    note: input.note,
-  });
+export async function reviewCaseAlerts(
+  input: { clientId: string; caseId: string; actor: TDashboardActor } & TReviewCaseAlerts,
+): Promise<{ id: string; settled: number }> {
+  const { clientId, actor, status, alertIds, note } = input;
   const settled = await prisma.$transaction(async (tx) => {
     const row = await lockCase(tx, input);
     assertOpen(row);
@@ -34,7 +23,7 @@ export async function reviewCaseAlerts(input: {
       });
       const known = new Set(found.map((a) => a.id));
       const missing = alertIds.flatMap((id, i) => (known.has(id) ? [] : [`/alertIds/${i}: Alert not found`]));
-      if (missing.length) throw new ApiError(404, "NOT_FOUND", "Alert not found", missing);
+      if (missing.length) throw new DomainError("not_found", "Alert not found", missing);
     }
     const done = await settleAlerts(tx, {
       clientId,

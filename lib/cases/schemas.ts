@@ -98,8 +98,10 @@ export const ZAssignCase = z.object({
   /** A dashboard user id of the client, or null to unassign. */
   assigneeId: z.string().min(1).nullable(),
 });
+export type TAssignCase = z.infer<typeof ZAssignCase>;
 
 export const ZCaseComment = z.object({ comment: ZRequiredNote });
+export type TCaseComment = z.infer<typeof ZCaseComment>;
 
 export const ZReviewCaseAlerts = z.object({
   status: z.enum(["cleared", "confirmed"]),
@@ -116,8 +118,10 @@ export const ZEscalateCase = z.object({
   note: ZRequiredNote,
   reportType: z.enum(["STR", "SAR"]).default("STR"),
 });
+export type TEscalateCase = z.infer<typeof ZEscalateCase>;
 
 export const ZBlockCaseUser = z.object({ note: ZRequiredNote, closeAlerts: z.boolean().default(true) });
+export type TBlockCaseUser = z.infer<typeof ZBlockCaseUser>;
 
 export const ZBulkCases = z.discriminatedUnion("action", [
   z.object({

@@ -1,7 +1,6 @@
 import { prisma } from "@/lib/db";
 import type { TDashboardActor } from "@/lib/alerts/actor";
-import { CASE_PRIORITIES, ZCaseSla, type TCaseSla } from "@/lib/cases/schemas";
-import { parseWith } from "@/lib/http/with-client";
+import { CASE_PRIORITIES, type TCaseSla } from "@/lib/cases/schemas";
 
 /** Hours to work a case of each priority; the database's case_sla_hours() holds the same defaults. */
 export const DEFAULT_CASE_SLA_HOURS: TCaseSla = {
@@ -43,9 +42,9 @@ export async function updateCaseSla({
 }: {
   clientId: string;
   actor: TDashboardActor;
-  sla: unknown;
+  sla: TCaseSla;
 }): Promise<TCaseSla> {
-  const next = parseWith(ZCaseSla, sla);
+  const next = sla;
   return prisma.$transaction(async (tx) => {
     const client = await tx.client.findUniqueOrThrow({
       where: { id: clientId },

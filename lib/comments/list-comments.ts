@@ -1,5 +1,5 @@
 import { prisma } from "@/lib/db";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors/domain-error";
 import { COMMENTS_DEFAULT_LIMIT, type TComment, type TListCommentsQuery } from "@/lib/comments/schemas";
 import { serializeComment } from "@/lib/comments/serialize-comment";
 

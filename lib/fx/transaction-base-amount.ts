@@ -1,6 +1,6 @@
 // transaction.baseAmount, computed the same way by every screening path (hot path, Prisma path,
 // updates with monitoring): from the cached base currency and rate table, never a query when warm.
-import type { TClientContext } from "@/lib/auth/api-keys";
+import type { TClientContext } from "@/lib/clients/client-context";
 import { pgPool } from "@/lib/db";
 import { fxRates } from "@/lib/fx/fx-cache";
 import { baseAmountOf, type TFxConversion } from "@/lib/fx/rates";

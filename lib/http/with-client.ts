@@ -6,17 +6,24 @@ import {
   authenticateApiKeyWithRead,
   guessClient,
   sameClientState,
-  type TClientContext,
   type TKeyedRead,
 } from "@/lib/auth/api-keys";
+import type { TClientContext } from "@/lib/clients/client-context";
 import { env } from "@/lib/env";
-import { ApiError, errorResponse, forbidden, unauthorized, validationError } from "@/lib/http/errors";
+import {
+  ApiError,
+  errorResponse,
+  forbidden,
+  knownApiError,
+  unauthorized,
+  validationError,
+} from "@/lib/http/errors";
 import { takeTokenShared } from "@/lib/http/rate-limit";
 import { dbInputError } from "@/lib/http/db-input-errors";
 import { databaseUnavailable } from "@/lib/http/db-unavailable";
-import { nulCharacterIssues } from "@/lib/http/reject-nul";
-import { nestingIssue } from "@/lib/http/json-depth";
-import { formatIssues, issueMessage } from "@/lib/http/zod-issues";
+import { nestingIssue } from "@/lib/validation/json-depth";
+import { nulCharacterIssues } from "@/lib/validation/nul-characters";
+import { parseWith } from "@/lib/validation/parse";
 import { logDebug, logError } from "@/lib/log";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -39,15 +46,6 @@ type TOptions = {
   featureMessage?: string;
   businessOnly?: boolean;
 };
-
-export function parseWith<S extends z.ZodType>(schema: S, data: unknown): z.infer<S> {
-  const result = schema.safeParse(data, { error: issueMessage });
-  if (!result.success) throw validationError(formatIssues(result.error));
-  // After parsing, so unknown fields (stripped) stay ignored.
-  const nul = nulCharacterIssues(result.data);
-  if (nul.length) throw validationError(nul);
-  return result.data;
-}
 
 /** The request body as JSON, refused over MAX_BODY_BYTES (413) or when malformed (400). */
 export async function readJson(req: Request): Promise<unknown> {
@@ -104,7 +102,8 @@ function isClientAbort(err: unknown): boolean {
 }
 
 export function toErrorResponse(err: unknown): Response {
-  if (err instanceof ApiError) return errorResponse(err);
+  const known = knownApiError(err);
+  if (known) return errorResponse(known);
   const refused = dbInputError(err);
   if (refused) return errorResponse(refused);
   // Nobody is left to answer, and nothing went wrong on our side: routine, not an error. Checked

@@ -1,5 +1,5 @@
 import { prisma } from "@/lib/db";
-import { parseWith } from "@/lib/http/with-client";
+import { parseWith } from "@/lib/validation/parse";
 import type { TDashboardActor } from "@/lib/alerts/actor";
 import { assertLinkedUsers } from "@/lib/links/linked-user-ids";
 import { ZRingStatus, type TRingStatus } from "@/lib/links/network-schemas";

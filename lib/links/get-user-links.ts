@@ -1,5 +1,5 @@
 import { prisma } from "@/lib/db";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors/domain-error";
 import { clientFanOutCap, findUserLinks, type TUserLinks } from "@/lib/links/find-user-links";
 import type { TIdentifierKind } from "@/lib/users/index-identifiers";
 

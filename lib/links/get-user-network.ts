@@ -1,6 +1,6 @@
 import { Prisma } from "@/lib/generated/prisma/client";
 import { prisma } from "@/lib/db";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors/domain-error";
 import { findCounterparties, type TCounterparty } from "@/lib/links/find-counterparties";
 import { clientFanOutCap, findUserLinkDetails } from "@/lib/links/find-user-links";
 import {

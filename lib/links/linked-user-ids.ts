@@ -1,5 +1,5 @@
 import { prisma } from "@/lib/db";
-import { notFound, validationError } from "@/lib/http/errors";
+import { notFound, validationError } from "@/lib/errors/domain-error";
 import { clientFanOutCap, findUserLinks } from "@/lib/links/find-user-links";
 
 /**

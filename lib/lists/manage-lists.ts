@@ -2,7 +2,7 @@
 // Domain functions trust their caller's role check (the dashboard route); tenancy is in every query.
 import { prisma } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { notFound, validationError } from "@/lib/http/errors";
+import { notFound, validationError } from "@/lib/errors/domain-error";
 import { auditListChange, type TListActor } from "@/lib/lists/audit-list-change";
 import { entryKey, entryValue } from "@/lib/lists/entry-key";
 import { exportList, listCsv } from "@/lib/lists/export-list";

@@ -1,12 +1,11 @@
 import type { z } from "zod";
-import type { TClientContext } from "@/lib/auth/api-keys";
-import { ApiError } from "@/lib/http/errors";
-import { parseWith } from "@/lib/http/with-client";
-import { logError } from "@/lib/log";
+import type { TClientContext } from "@/lib/clients/client-context";
+import { parseWith } from "@/lib/validation/parse";
 import { createReport } from "@/lib/reports/create-report";
 import { ZCreateReport, type ZBulkReportsResponse } from "@/lib/reports/schemas";
 
 type TBulkResponse = z.infer<typeof ZBulkReportsResponse>;
+type TItemError = TBulkResponse["failed"][number]["error"];
 
 function itemId(item: unknown): string | null {
   const id = (item as { id?: unknown } | null)?.id;
@@ -16,14 +15,16 @@ function itemId(item: unknown): string | null {
 /**
  * POST /v1/reports/bulk: each item is validated and created on its own, in order, so one bad item fails alone
  * with the error body a single POST /v1/report would have answered. The envelope (≤ 100 items) is checked
- * by the route before anything is created.
+ * by the route before anything is created. `itemError` is the edge's error body of what an item threw.
  */
 export async function bulkCreateReports({
   client,
   reports,
+  itemError,
 }: {
   client: TClientContext;
   reports: unknown[];
+  itemError: (err: unknown) => TItemError;
 }): Promise<TBulkResponse> {
   const created: TBulkResponse["created"] = [];
   const failed: TBulkResponse["failed"] = [];
@@ -40,12 +41,7 @@ export async function bulkCreateReports({
         incomplete: r.incomplete,
       });
     } catch (err) {
-      if (!(err instanceof ApiError)) logError("bulk report item failed", err);
-      const error =
-        err instanceof ApiError
-          ? err.toBody().error
-          : { type: "INTERNAL_ERROR" as const, message: "Internal server error" };
-      failed.push({ index, id: itemId(item), error });
+      failed.push({ index, id: itemId(item), error: itemError(err) });
     }
   }
   return {

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import type { TClientContext } from "@/lib/auth/api-keys";
+import type { TClientContext } from "@/lib/clients/client-context";
 import { prisma, type Tx } from "@/lib/db";
 import { Prisma, type Report } from "@/lib/generated/prisma/client";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors/domain-error";
 import type { TMerchant } from "@/lib/merchants/schemas";
 import { upsertMerchant } from "@/lib/merchants/upsert-merchant";
 import { appendAudit, type TActor } from "@/lib/reports/audit";
@@ -72,9 +72,8 @@ async function checkReferences(clientId: string, body: TCreateReport): Promise<v
     missing.push({ path: "/templateId", message: "Report template not found" });
   const first = missing[0];
   if (first)
-    throw new ApiError(
-      404,
-      "NOT_FOUND",
+    throw new DomainError(
+      "not_found",
       first.message,
       missing.map((m) => `${m.path}: ${m.message}`),
     );

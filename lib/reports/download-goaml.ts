@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { prisma } from "@/lib/db";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors/domain-error";
 import { appendAudit, type TActor } from "@/lib/reports/audit";
 import type { TContent } from "@/lib/reports/content";
 import { exportGoamlXml, type TGoamlExport } from "@/lib/reports/goaml-xml";

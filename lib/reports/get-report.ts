@@ -1,5 +1,5 @@
 import { prisma } from "@/lib/db";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors/domain-error";
 import { appendAudit, listAudit, type TActor } from "@/lib/reports/audit";
 import type { TReport } from "@/lib/reports/schemas";
 import { serializeReport } from "@/lib/reports/serialize-report";

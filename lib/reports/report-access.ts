@@ -1,6 +1,6 @@
 import type { Tx } from "@/lib/db";
 import type { Report } from "@/lib/generated/prisma/client";
-import { ApiError, notFound } from "@/lib/http/errors";
+import { conflict, notFound } from "@/lib/errors/domain-error";
 import type { TReportStatus } from "@/lib/reports/schemas";
 
 /**
@@ -8,10 +8,6 @@ import type { TReportStatus } from "@/lib/reports/schemas";
  * (resubmission_required); states under review or filed are frozen for the record.
  */
 export const EDITABLE_STATUSES: readonly TReportStatus[] = ["draft", "amended", "resubmission_required"];
-
-export function conflict(message: string): ApiError {
-  return new ApiError(400, "VALIDATION_ERROR", message, [`/: ${message}`]);
-}
 
 /** The report row locked for update inside the caller's transaction; 404 when the client has no such report. */
 export async function lockReport(

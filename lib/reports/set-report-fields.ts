@@ -1,12 +1,12 @@
 import { prisma } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { ApiError } from "@/lib/http/errors";
+import { conflict, DomainError } from "@/lib/errors/domain-error";
 import { appendAudit, type TActor } from "@/lib/reports/audit";
 import { getAtPath, setAtPath, type TContent, type TLeaf } from "@/lib/reports/content";
 import { checkValue } from "@/lib/reports/goaml/check-value";
 import { declAt } from "@/lib/reports/goaml/walk";
 import { activeSchema, incompleteFor } from "@/lib/reports/goaml-xml";
-import { assertEditable, conflict, lockReport } from "@/lib/reports/report-access";
+import { assertEditable, lockReport } from "@/lib/reports/report-access";
 import { readReportProfile } from "@/lib/reports/schemas";
 
 /**
@@ -58,7 +58,7 @@ export async function setReportFields({
       changes[path] = { from: from ?? null, to: value ?? null };
     }
     if (problems.length > 0)
-      throw new ApiError(400, "VALIDATION_ERROR", "Some values do not fit the goAML schema", problems);
+      throw new DomainError("validation", "Some values do not fit the goAML schema", problems);
     if (Object.keys(changes).length === 0) return { incomplete: row.incomplete };
     const incomplete = incompleteFor(content, schema);
     await tx.report.update({

@@ -1,6 +1,6 @@
 import { prisma } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors/domain-error";
 import { appendAudit, type TActor } from "@/lib/reports/audit";
 import type { TContent } from "@/lib/reports/content";
 import { activeSchema, incompleteFor } from "@/lib/reports/goaml-xml";
@@ -32,9 +32,8 @@ export async function setReportIndicators({
     const known = new Set(indicatorCodes(active.schema).map((c) => c.value));
     const unknown = known.size ? next.filter((code) => !known.has(code)) : [];
     if (unknown.length)
-      throw new ApiError(
-        400,
-        "VALIDATION_ERROR",
+      throw new DomainError(
+        "validation",
         "Unknown indicator codes",
         unknown.map((code) => `/indicators: ${code} is not an indicator code of ${active.name}`),
       );

@@ -1,3 +1,4 @@
+import { conflict } from "@/lib/errors/domain-error";
 import { closeReportedCase } from "@/lib/cases/close-case";
 import { prisma, type Tx } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -5,7 +6,7 @@ import { appendAudit, type TActor } from "@/lib/reports/audit";
 import type { TContent } from "@/lib/reports/content";
 import { activeSchema, exportGoamlXml, incompleteFor } from "@/lib/reports/goaml-xml";
 import { goamlDate } from "@/lib/reports/populate-report";
-import { conflict, lockReport } from "@/lib/reports/report-access";
+import { lockReport } from "@/lib/reports/report-access";
 import { reportVerdict, verdictReasons } from "@/lib/reports/report-verdict";
 import { readReportProfile, type TReportStatus } from "@/lib/reports/schemas";
 

@@ -2,7 +2,7 @@ import { writeAudit } from "@/lib/admin/audit";
 import type { TSessionUser } from "@/lib/auth/session";
 import { prisma } from "@/lib/db";
 import type { SanctionsFalseMatch } from "@/lib/generated/prisma/client";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors/domain-error";
 
 export type TFalseMatch = {
   userId: string;

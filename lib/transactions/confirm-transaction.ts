@@ -1,13 +1,12 @@
 import { z } from "zod";
 import { prisma } from "@/lib/db";
-import { notFound } from "@/lib/http/errors";
-import { parseWith } from "@/lib/http/with-client";
+import { notFound } from "@/lib/errors/domain-error";
 import { actorLabel, type TDashboardActor } from "@/lib/alerts/actor";
 import { settleAlerts } from "@/lib/alerts/settle-alerts";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { webhookPayload } from "@/lib/webhooks/payloads";
 
-export type TConfirmationKind = "fraud" | "chargeback";
+export type TConfirmationKind = TConfirmTransaction["kind"];
 
 export type TConfirmation = {
   transactionId: string;
@@ -21,12 +20,15 @@ export type TConfirmation = {
   alertsClosed: number;
 };
 
+/** The dashboard's confirmation of a transaction (the route's body). */
 export const ZConfirmTransaction = z.object({
-  transactionId: z.string().min(1),
+  kind: z.enum(["fraud", "chargeback"]),
   // a confirmation is a verdict: its reasons are part of the record
   feedback: z.string({ error: "A note is required" }).trim().min(1, "A note is required").max(5000),
+  /** The transaction's open alerts are confirmed with the same note. */
   closeAlerts: z.boolean().default(true),
 });
+export type TConfirmTransaction = z.infer<typeof ZConfirmTransaction>;
 
 const EVENT = { fraud: "transaction.confirmedFraud", chargeback: "transaction.confirmedChargeback" } as const;
 
@@ -35,21 +37,10 @@ const EVENT = { fraud: "transaction.confirmedFraud", chargeback: "transaction.co
  * status CHARGEBACK): the transaction, a TransactionUpdate from the dashboard, the webhook and the
  * audit row are written together. The row lock makes two simultaneous confirmations send one webhook.
  */
-export async function confirmTransaction(input: {
-  clientId: string;
-  transactionId: string;
-  kind: TConfirmationKind;
-  feedback?: string;
-  /** Default true: the transaction's open alerts are confirmed with the same note. */
-  closeAlerts?: boolean;
-  confirmer: TDashboardActor;
-}): Promise<TConfirmation> {
-  const { clientId, kind, confirmer } = input;
-  const { transactionId, feedback, closeAlerts } = parseWith(ZConfirmTransaction, {
-    transactionId: input.transactionId,
-    feedback: input.feedback,
-    closeAlerts: input.closeAlerts,
-  });
+export async function confirmTransaction(
+  input: { clientId: string; transactionId: string; confirmer: TDashboardActor } & TConfirmTransaction,
+): Promise<TConfirmation> {
+  const { clientId, kind, confirmer, transactionId, feedback, closeAlerts } = input;
   const confirmedBy = actorLabel(confirmer);
   return prisma.$transaction(async (tx) => {
     const rows = await tx.$queryRaw<{ status: string; isFraud: boolean; isChargeback: boolean }[]>`

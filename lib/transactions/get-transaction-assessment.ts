@@ -1,5 +1,5 @@
 import { prisma } from "@/lib/db";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors/domain-error";
 import { storedTransactionAssessment } from "@/lib/screening/screen-transaction";
 
 /** GET /v1/transaction/{id}: the stored assessment, or 404 naming /id. */

@@ -3,7 +3,7 @@ import { resolvePeople } from "@/lib/dashboard-users/resolve-people";
 import type { TPerson } from "@/lib/format";
 import type { TFxConversion } from "@/lib/fx/rates";
 import type { TListLookup } from "@/lib/lists/in-list";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors/domain-error";
 import type { TSanctionsHit } from "@/lib/sanctions/score-context";
 import type { TEvaluatedRule } from "@/lib/screening/evaluate-rules";
 import { conditionValues } from "@/lib/transactions/condition-values";

@@ -1,15 +1,14 @@
 import { z } from "zod";
 import { prisma, type Tx } from "@/lib/db";
-import { notFound } from "@/lib/http/errors";
-import { parseWith } from "@/lib/http/with-client";
+import { notFound } from "@/lib/errors/domain-error";
 import { actorLabel, type TDashboardActor } from "@/lib/alerts/actor";
 import { settleAlerts } from "@/lib/alerts/settle-alerts";
 import { STORED_USER_STATUSES } from "@/lib/users/schemas";
 import { setUserStatus, type TUserStatusResult } from "@/lib/users/set-user-status";
 
+/** The dashboard's status change of one user (the route's body). */
 export const ZDashboardUserStatus = z
   .object({
-    userId: z.string().min(1),
     status: z.enum(STORED_USER_STATUSES),
     comment: z.string().trim().max(5000).optional(),
     /** Blocking: also settle the user's open alerts as confirmed (the block is the verdict). */
@@ -20,6 +19,7 @@ export const ZDashboardUserStatus = z
     path: ["comment"],
     message: "A note is required to block a user",
   });
+export type TDashboardUserStatus = z.infer<typeof ZDashboardUserStatus>;
 
 export type TDashboardUserStatusResult = TUserStatusResult & { alertsClosed: number };
 
@@ -31,22 +31,9 @@ export type TDashboardUserStatusResult = TUserStatusResult & { alertsClosed: num
  */
 export async function applyDashboardUserStatus(
   tx: Tx,
-  input: {
-    clientId: string;
-    userId: string;
-    status: string;
-    comment?: string;
-    closeAlerts?: boolean;
-    actor: TDashboardActor;
-  },
+  input: { clientId: string; userId: string; actor: TDashboardActor } & TDashboardUserStatus,
 ): Promise<TDashboardUserStatusResult | null> {
-  const { clientId, actor } = input;
-  const { userId, status, comment, closeAlerts } = parseWith(ZDashboardUserStatus, {
-    userId: input.userId,
-    status: input.status,
-    comment: input.comment,
-    closeAlerts: input.closeAlerts,
-  });
+  const { clientId, actor, userId, status, comment, closeAlerts } = input;
   const changed = await setUserStatus(tx, {
     clientId,
     userId,
@@ -83,14 +70,9 @@ export async function applyDashboardUserStatus(
 }
 
 /** Block, unblock or change a user's status from the dashboard (applyDashboardUserStatus in its own transaction). */
-export async function changeUserStatusFromDashboard(input: {
-  clientId: string;
-  userId: string;
-  status: string;
-  comment?: string;
-  closeAlerts?: boolean;
-  actor: TDashboardActor;
-}): Promise<TDashboardUserStatusResult> {
+export async function changeUserStatusFromDashboard(
+  input: { clientId: string; userId: string; actor: TDashboardActor } & TDashboardUserStatus,
+): Promise<TDashboardUserStatusResult> {
   const result = await prisma.$transaction((tx) => applyDashboardUserStatus(tx, input));
   if (!result) throw notFound("/userId", "User not found");
   return result;

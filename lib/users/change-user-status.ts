@@ -1,5 +1,5 @@
 import { prisma } from "@/lib/db";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors/domain-error";
 import { setUserStatus, type TSetUserStatus, type TUserStatusResult } from "@/lib/users/set-user-status";
 
 /** PUT /v1/users/{userId}/block, /unblock and /status: one user's status, 404 for an unknown user. */

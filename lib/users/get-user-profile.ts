@@ -1,7 +1,7 @@
 import { prisma } from "@/lib/db";
 import { resolvePeople } from "@/lib/dashboard-users/resolve-people";
 import type { TPerson } from "@/lib/format";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors/domain-error";
 
 export type TUserProfile = {
   user: {

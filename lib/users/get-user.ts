@@ -1,5 +1,5 @@
 import { prisma } from "@/lib/db";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors/domain-error";
 import type { TUserRecord } from "@/lib/users/schemas";
 import { serializeUser, USER_RECORD_SELECT } from "@/lib/users/serialize-user";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatIssues, issueMessage } from "@/lib/http/zod-issues";
+import { formatIssues, issueMessage } from "@/lib/validation/zod-issues";
 import { toStoredStatus, ZUser, ZUserDevice } from "@/lib/users/schemas";
 import { ZMerchant } from "@/lib/merchants/schemas";
 import type { z } from "zod";

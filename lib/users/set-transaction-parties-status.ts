@@ -1,5 +1,5 @@
 import { prisma } from "@/lib/db";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors/domain-error";
 import { ensureUser } from "@/lib/users/ensure-user";
 import type { TStoredUserStatus, TTransactionPartiesStatus } from "@/lib/users/schemas";
 import { setUserStatus } from "@/lib/users/set-user-status";

@@ -167,6 +167,7 @@ describe("every audited change commits with its audit row", () => {
       .toBeGreaterThan(0);
     await atomically("user.status.blocked", () =>
       changeUserStatusFromDashboard({
+        closeAlerts: true,
         clientId: admin.clientId,
         userId: "u-atomic",
         status: "blocked",

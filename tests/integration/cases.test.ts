@@ -1,4 +1,13 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { POST as postReviewAlert } from "@/app/dashboard-api/alerts/[alertId]/review/route";
+import { POST as postCaseAlerts } from "@/app/dashboard-api/cases/[caseId]/alerts/route";
+import { POST as postBulkCases } from "@/app/dashboard-api/cases/bulk/route";
+import { PUT as putCaseSla } from "@/app/dashboard-api/settings/case-sla/route";
+import { POST as postBlockCaseUser } from "@/app/dashboard-api/cases/[caseId]/block-user/route";
+import { POST as postCloseCase } from "@/app/dashboard-api/cases/[caseId]/close/route";
+import { POST as postEscalateCase } from "@/app/dashboard-api/cases/[caseId]/escalate/route";
+import { POST as postConfirm } from "@/app/dashboard-api/transactions/[transactionId]/confirm/route";
+import { POST as postUserStatus } from "@/app/dashboard-api/users/[userId]/status/route";
 import { GET as getCaseRoute } from "@/app/v1/cases/[caseId]/route";
 import { GET as listCasesRoute } from "@/app/v1/cases/route";
 import { POST as postTransaction } from "@/app/v1/transaction/route";
@@ -18,13 +27,12 @@ import { reviewCaseAlerts } from "@/lib/cases/review-case-alerts";
 import { ZCaseInboxQuery } from "@/lib/cases/schemas";
 import { DEFAULT_CASE_SLA_HOURS, updateCaseSla } from "@/lib/cases/sla";
 import { prisma } from "@/lib/db";
-import { ApiError } from "@/lib/http/errors";
+import { knownApiError } from "@/lib/http/errors";
 import { seedDemoReports } from "@/lib/reports/demo-reports";
 import { setReportFields } from "@/lib/reports/set-report-fields";
 import { transitionReport } from "@/lib/reports/transition-report";
 import { importRules } from "@/lib/rules/import-rules";
 import { confirmFraud } from "@/lib/transactions/confirm-fraud";
-import { changeUserStatusFromDashboard } from "@/lib/users/change-user-status-from-dashboard";
 import { call, createTestClient } from "@/tests/factories";
 
 // Cases (docs/decisions.md §12): placement of alerts by the database, SLA due times, the actions that
@@ -57,6 +65,13 @@ const RULES = [
 type TClient = { clientId: string; apiKey: string };
 let a: TClient;
 let b: TClient;
+// The dashboard routes validate their bodies: their refusals are checked through them, signed in.
+const session = vi.hoisted(() => ({ current: null as null | { user: { id: string } } }));
+vi.mock("next-auth", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("next-auth")>()),
+  getServerSession: () => Promise.resolve(session.current),
+}));
+
 type TPerson = Awaited<ReturnType<typeof dashboardUser>>;
 let reviewer: TPerson;
 let second: TPerson;
@@ -95,11 +110,25 @@ async function caseOf(clientId: string, userId: string) {
   });
 }
 
+/** A dashboard route's refusal, as the reviewer unless `as` says otherwise: 400 with details matching `detail`. */
+async function expectRefused(
+  route: (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>,
+  params: Record<string, string>,
+  body: object,
+  detail: RegExp,
+  as: TPerson = reviewer,
+) {
+  session.current = { user: { id: as.id } };
+  const res = await call(route, { path: "/dashboard-api/x", params, body });
+  expect(res.status).toBe(400);
+  expect(res.body.error.type).toBe("VALIDATION_ERROR");
+  expect((res.body.error.details as string[]).join("\n")).toMatch(detail);
+}
+
 async function expectApiError(promise: Promise<unknown>, status: number, detail: RegExp) {
   const err = await promise.catch((e: unknown) => e);
-  expect(err).toBeInstanceOf(ApiError);
-  expect((err as ApiError).status).toBe(status);
-  expect((err as ApiError).details?.join("\n")).toMatch(detail);
+  expect(knownApiError(err)?.status).toBe(status);
+  expect(knownApiError(err)?.details?.join("\n")).toMatch(detail);
 }
 
 beforeAll(async () => {
@@ -197,10 +226,14 @@ describe("placement", () => {
 
 describe("SLA", () => {
   it("due time per priority from the client's settings, moving nearer when the priority rises", async () => {
-    const bad = await updateCaseSla({ clientId: a.clientId, actor: reviewer, sla: { high: -1 } }).catch(
-      (e: unknown) => e,
+    const admin = await dashboardUser(a.clientId, "case-sla-admin@example.test", "admin");
+    await expectRefused(
+      putCaseSla,
+      {},
+      { high: -1 },
+      /^\/high: Expected number to be greater than 0$/m,
+      admin,
     );
-    expect((bad as ApiError).status).toBe(400);
     expect((await prisma.client.findUniqueOrThrow({ where: { id: a.clientId } })).caseSlaHours).toBeNull();
 
     const sla = { very_high: 2, high: 10, medium: 50, medium_low: 100, low: 200 };
@@ -314,37 +347,28 @@ describe("working a case", () => {
     await screen(a, "note-1", 20_000, "u-note");
     const row = await caseOf(a.clientId, "u-note");
     const alert = await prisma.alert.findFirstOrThrow({ where: { caseId: row.id } });
-    const input = { clientId: a.clientId, caseId: row.id, actor: reviewer };
-    await expectApiError(
-      closeCase({ ...input, outcome: "false_positive", note: "  " }),
-      400,
-      /^\/note: A note is required$/,
-    );
-    await expectApiError(escalateCase({ ...input, note: undefined }), 400, /^\/note: A note is required$/);
-    await expectApiError(blockCaseUser({ ...input, note: "" }), 400, /^\/note: A note is required$/);
-    await expectApiError(
-      reviewCaseAlerts({ ...input, status: "confirmed", note: "" }),
-      400,
-      /^\/note: A note is required$/,
-    );
-    await expectApiError(
-      reviewAlert({ clientId: a.clientId, alertId: alert.id, status: "escalated", reviewer }),
-      400,
+    const onCase = { caseId: row.id };
+    const noteRequired = /^\/note: A note is required$/;
+    await expectRefused(postCloseCase, onCase, { outcome: "false_positive", note: "  " }, noteRequired);
+    await expectRefused(postEscalateCase, onCase, {}, noteRequired);
+    await expectRefused(postBlockCaseUser, onCase, { note: "" }, noteRequired);
+    await expectRefused(postCaseAlerts, onCase, { status: "confirmed", note: "" }, noteRequired);
+    await expectRefused(
+      postReviewAlert,
+      { alertId: alert.id },
+      { status: "escalated" },
       /^\/feedback: A note is required$/,
     );
-    await expectApiError(
-      confirmFraud({ clientId: a.clientId, transactionId: "note-1", feedback: "", confirmer: reviewer }),
-      400,
+    await expectRefused(
+      postConfirm,
+      { transactionId: "note-1" },
+      { kind: "fraud", feedback: "" },
       /^\/feedback: A note is required$/,
     );
-    await expectApiError(
-      changeUserStatusFromDashboard({
-        clientId: a.clientId,
-        userId: "u-note",
-        status: "blocked",
-        actor: reviewer,
-      }),
-      400,
+    await expectRefused(
+      postUserStatus,
+      { userId: "u-note" },
+      { status: "blocked" },
       /^\/comment: A note is required to block a user$/,
     );
     expect(await prisma.case.findUniqueOrThrow({ where: { id: row.id } })).toEqual(row);
@@ -364,6 +388,7 @@ describe("working a case", () => {
     await screen(a, "fraud-1", 20_000, "u-fraud");
     await screen(a, "fraud-2", 20_000, "u-fraud");
     const result = await confirmFraud({
+      closeAlerts: true,
       clientId: a.clientId,
       transactionId: "fraud-1",
       feedback: "Card stolen",
@@ -415,6 +440,7 @@ describe("working a case", () => {
     await screen(a, "block-2", 2_000, "u-block");
     const row = await caseOf(a.clientId, "u-block");
     const result = await blockCaseUser({
+      closeAlerts: true,
       clientId: a.clientId,
       caseId: row.id,
       note: "Mule account",
@@ -509,13 +535,10 @@ describe("working a case", () => {
     expect(
       (await prisma.case.findMany({ where: { id: { in: ids } } })).every((c) => c.assigneeId === second.id),
     ).toBe(true);
-    await expectApiError(
-      bulkCases({
-        clientId: a.clientId,
-        actor: reviewer,
-        input: { action: "close_false_positive", caseIds: ids },
-      }),
-      400,
+    await expectRefused(
+      postBulkCases,
+      {},
+      { action: "close_false_positive", caseIds: ids },
       /^\/note: A note is required$/,
     );
     await bulkCases({
@@ -555,6 +578,7 @@ describe("escalation", () => {
       /^\/caseId: Case not found$/,
     );
     const { reportId } = await escalateCase({
+      reportType: "STR",
       clientId: r.clientId,
       caseId: row.id,
       note: "Structured payouts to one recipient",
@@ -588,7 +612,7 @@ describe("escalation", () => {
     });
     expect(inbox.cases.map((c) => c.id)).toEqual([row.id]);
     await expectApiError(
-      escalateCase({ clientId: r.clientId, caseId: row.id, note: "again", actor: rev }),
+      escalateCase({ reportType: "STR", clientId: r.clientId, caseId: row.id, note: "again", actor: rev }),
       400,
       /already escalated/,
     );

@@ -18,7 +18,7 @@ import { ForbiddenError, type TSessionUser } from "@/lib/auth/session";
 import { authenticateApiKey } from "@/lib/auth/api-keys";
 import { continueBacktest, latestBacktest, startBacktest } from "@/lib/backtest/run-backtest";
 import { prisma } from "@/lib/db";
-import { ApiError } from "@/lib/http/errors";
+import { knownApiError } from "@/lib/http/errors";
 import { RuleImportError } from "@/lib/rules/validate-rule";
 import { call, createTestClient } from "@/tests/factories";
 
@@ -66,8 +66,7 @@ async function rejected(promise: Promise<unknown>): Promise<unknown> {
 
 async function expectNotFound(promise: Promise<unknown>) {
   const err = await rejected(promise);
-  expect(err).toBeInstanceOf(ApiError);
-  expect((err as ApiError).status).toBe(404);
+  expect(knownApiError(err)?.status).toBe(404);
 }
 
 async function screen(client: TClient, id: string, amount: number, at: number, userId = "u-1") {
@@ -182,7 +181,7 @@ describe("rules", () => {
 
     // a new rule may not take an existing id; an invalid edit writes nothing
     const dup = await rejected(saveRule(admin, { definition: draft() }));
-    expect((dup as ApiError).details).toEqual(["/id: A rule with id BIG-REPEAT already exists"]);
+    expect(knownApiError(dup)?.details).toEqual(["/id: A rule with id BIG-REPEAT already exists"]);
     const bad = await rejected(
       saveRule(admin, { ruleId: "BIG-REPEAT", definition: draft({ condition: "nope ==" }) }),
     );
@@ -388,7 +387,7 @@ describe("webhooks", () => {
     const refused = await rejected(
       createWebhookSubscription(adminB, { url: "https://hooks.example.test/c", events: ["user.screened"] }),
     );
-    expect((refused as ApiError).status).toBe(400);
+    expect(knownApiError(refused)?.status).toBe(400);
 
     await expectNotFound(disableWebhookSubscription(adminB, { id: sub.id }));
     expect(await disableWebhookSubscription(admin, { id: sub.id })).toEqual({ disabled: true });

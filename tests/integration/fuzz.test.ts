@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FEATURES } from "@/lib/clients/schemas";
-import { MAX_JSON_DEPTH } from "@/lib/http/json-depth";
+import { MAX_JSON_DEPTH } from "@/lib/validation/json-depth";
 import { call, createTestClient } from "@/tests/factories";
 import {
   countAllRows,

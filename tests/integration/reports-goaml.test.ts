@@ -5,7 +5,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { resetGoamlSchema, setGoamlSchema } from "@/lib/admin/goaml-schema";
 import { getClientSettings, updateClientSettings } from "@/lib/admin/settings";
-import type { TClientContext } from "@/lib/auth/api-keys";
+import type { TClientContext } from "@/lib/clients/client-context";
 import type { TSessionUser } from "@/lib/auth/session";
 import { prisma } from "@/lib/db";
 import type { TContent } from "@/lib/reports/content";

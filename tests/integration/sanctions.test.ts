@@ -294,7 +294,7 @@ describe("sanctions screening", () => {
         entityId: "NK-demo-morozenko",
         screenedName: "x",
       }),
-    ).rejects.toMatchObject({ status: 404 });
+    ).rejects.toMatchObject({ code: "not_found" });
     await expect(
       markSanctionsFalseMatch({
         actor: reviewer,
@@ -303,7 +303,7 @@ describe("sanctions screening", () => {
         entityId: "nope",
         screenedName: "x",
       }),
-    ).rejects.toMatchObject({ status: 404 });
+    ).rejects.toMatchObject({ code: "not_found" });
     expect(await prisma.sanctionsFalseMatch.count({ where: { userId: "u-match-2" } })).toBe(0);
   });
 

@@ -1,5 +1,5 @@
 // GET /dashboard-api/alerts: the alerts queue page (filters, keyset cursor) of the session's client
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { listAlerts } from "@/lib/alerts/list-alerts";
 import { ZListAlertsQuery } from "@/lib/alerts/schemas";
 

@@ -1,5 +1,5 @@
 // GET /dashboard-api/cases: the case inbox page (filters, keyset cursor) of the session's client
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { listCaseInbox } from "@/lib/cases/list-case-inbox";
 import { ZCaseInboxQuery } from "@/lib/cases/schemas";
 

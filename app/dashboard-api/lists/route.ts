@@ -1,5 +1,5 @@
 // GET /dashboard-api/lists: the client's lists with entry counts; POST: create a list
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { createList, listLists } from "@/lib/lists/manage-lists";
 import { ZCreateList } from "@/lib/lists/schemas";
 

@@ -1,5 +1,5 @@
 // GET /dashboard-api/rules: rules with hit counts; POST: create a rule (first version)
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { listRulesWithHits } from "@/lib/admin/list-rules-with-hits";
 import { saveRule } from "@/lib/admin/save-rule";
 import { ZSaveRule } from "@/lib/admin/schemas";

@@ -1,5 +1,5 @@
 // GET /dashboard-api/settings: client features, actions, reporting profile; PUT: change them
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { ZUpdateSettings } from "@/lib/admin/schemas";
 import { getClientSettings, updateClientSettings } from "@/lib/admin/settings";
 

@@ -1,5 +1,5 @@
 // GET /dashboard-api/team: dashboard users; POST: create one with a role and initial password
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { ZCreateTeamMember } from "@/lib/admin/schemas";
 import { createTeamMember, listTeam } from "@/lib/admin/team";
 

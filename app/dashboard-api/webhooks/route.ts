@@ -1,5 +1,5 @@
 // GET /dashboard-api/webhooks: subscriptions; POST: create one (a generated secret is shown once)
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { ZCreateWebhookInput } from "@/lib/admin/schemas";
 import { createWebhookSubscription, listWebhookSubscriptions } from "@/lib/admin/webhooks";
 

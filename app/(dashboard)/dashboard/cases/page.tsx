@@ -2,7 +2,7 @@ import { CaseInbox } from "@/components/cases/case-inbox";
 import { PageHeader } from "@/components/ui";
 import { alertRuleOptions } from "@/lib/alerts/list-alerts";
 import { can, requirePagePermission } from "@/lib/auth/permissions";
-import { prisma } from "@/lib/db";
+import { listAssignees } from "@/lib/cases/list-assignees";
 
 type TSearch = Record<string, string | string[] | undefined>;
 
@@ -16,11 +16,7 @@ export default async function CasesPage({ searchParams }: { searchParams: Promis
   const canWork = can(user.role, "cases.work");
   const [rules, reviewers] = await Promise.all([
     alertRuleOptions({ clientId: user.clientId }),
-    prisma.dashboardUser.findMany({
-      where: { clientId: user.clientId, disabledAt: null, role: { in: ["admin", "reviewer"] } },
-      select: { id: true, name: true, email: true },
-      orderBy: { email: "asc" },
-    }),
+    listAssignees({ clientId: user.clientId }),
   ]);
   return (
     <div>

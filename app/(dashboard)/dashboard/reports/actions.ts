@@ -1,22 +1,15 @@
 "use server";
 
+import type { TActionState } from "@/components/reports/action-state";
 import { requirePermission } from "@/lib/auth/permissions";
 import { revalidatePath } from "next/cache";
 import { ForbiddenError } from "@/lib/auth/session";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors/domain-error";
 import type { TActor } from "@/lib/reports/audit";
 import { ZReportStatus } from "@/lib/reports/schemas";
 import { setReportFields } from "@/lib/reports/set-report-fields";
 import { setReportIndicators } from "@/lib/reports/set-report-indicators";
 import { transitionReport } from "@/lib/reports/transition-report";
-
-export type TActionState = {
-  ok: boolean;
-  error: string | null;
-  message: string | null;
-  /** Per content path, why a value was refused (nothing was stored). */
-  fieldErrors?: Record<string, string>;
-};
 
 // Only reporting officers change reports (docs/decisions.md §3); admins may look.
 async function officer(): Promise<{ clientId: string; actor: TActor }> {
@@ -32,7 +25,7 @@ async function run(reportId: string, message: string, fn: () => Promise<unknown>
   } catch (err) {
     if (err instanceof ForbiddenError)
       return { ok: false, error: "Only reporting officers can change reports.", message: null };
-    if (err instanceof ApiError) {
+    if (err instanceof DomainError) {
       const fieldErrors: Record<string, string> = {};
       for (const d of err.details ?? []) {
         const m = /^\/([^:]+): (.*)$/.exec(d);

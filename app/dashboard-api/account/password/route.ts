@@ -1,5 +1,5 @@
 // POST /dashboard-api/account/password: the signed-in member's own new password ({ password, confirm })
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { ZSetOwnPassword } from "@/lib/admin/schemas";
 import { setOwnPassword } from "@/lib/admin/team";
 

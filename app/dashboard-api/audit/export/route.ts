@@ -1,6 +1,6 @@
 // GET /dashboard-api/audit/export: the filtered audit trail as a CSV download
 import { auditCsv } from "@/lib/admin/audit-csv";
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { exportAuditLog } from "@/lib/admin/list-audit-log";
 import { ZAuditQuery } from "@/lib/admin/schemas";
 

@@ -1,5 +1,5 @@
 // POST /dashboard-api/backtests/:runId: evaluate the run's next batch, or stop it ({ stop: true })
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { ZBacktestContinue } from "@/lib/admin/schemas";
 import { continueBacktest } from "@/lib/backtest/run-backtest";
 

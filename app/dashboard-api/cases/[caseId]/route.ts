@@ -1,5 +1,5 @@
 // GET /dashboard-api/cases/:caseId: the case page's data (subject, alerts by transaction, history)
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { getCaseDetail } from "@/lib/cases/get-case-detail";
 
 export const GET = dashboardRoute<{ caseId: string }>("dashboard.read", async ({ user, params }) =>

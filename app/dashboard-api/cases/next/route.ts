@@ -1,5 +1,5 @@
 // POST /dashboard-api/cases/next: take the reviewer's next case (due first, unassigned or theirs) and assign it
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { takeNextCase } from "@/lib/cases/next-case";
 
 export const POST = dashboardRoute("cases.work", async ({ user }) => ({

@@ -1,5 +1,5 @@
 // GET /dashboard-api/rules/:ruleId: rule with its versions; PUT: save an edit as a new version
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { getRuleDetail } from "@/lib/admin/get-rule-detail";
 import { saveRule } from "@/lib/admin/save-rule";
 import { ZSaveRule } from "@/lib/admin/schemas";

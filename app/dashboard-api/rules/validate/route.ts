@@ -1,5 +1,5 @@
 // POST /dashboard-api/rules/validate: the engine's validation of a definition being edited
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { ZSaveRule } from "@/lib/admin/schemas";
 import { validateRuleDraft } from "@/lib/admin/validate-rule-draft";
 

@@ -1,6 +1,6 @@
 // GET /dashboard-api/settings/case-sla: case SLA hours per priority; PUT: change them (admin, audited)
-import { z } from "zod";
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
+import { ZCaseSla } from "@/lib/cases/schemas";
 import { getCaseSla, updateCaseSla } from "@/lib/cases/sla";
 
 export const GET = dashboardRoute("settings.manage", async ({ user }) =>
@@ -8,5 +8,5 @@ export const GET = dashboardRoute("settings.manage", async ({ user }) =>
 );
 
 export const PUT = dashboardRoute("settings.manage", async ({ user, body }) =>
-  updateCaseSla({ clientId: user.clientId, actor: user, sla: await body(z.unknown()) }),
+  updateCaseSla({ clientId: user.clientId, actor: user, sla: await body(ZCaseSla) }),
 );

@@ -1,5 +1,5 @@
 // PUT /dashboard-api/settings/goaml-schema?name=…: upload the FIU's goAML XSD (raw body); DELETE: back to generic
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { resetGoamlSchema, setGoamlSchema } from "@/lib/admin/goaml-schema";
 import { ApiError, errorResponse } from "@/lib/http/errors";
 

@@ -1,5 +1,5 @@
 // GET /dashboard-api/webhooks/deliveries: delivery log with attempts, newest first
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { ZDeliveryQuery } from "@/lib/admin/schemas";
 import { listWebhookDeliveries } from "@/lib/admin/webhooks";
 

@@ -8,7 +8,7 @@ import { NetworkView } from "@/components/links/network-view";
 import { ClientText, Card, DateTime, EnumLabel, PageHeader, PersonName } from "@/components/ui";
 import { can, requirePagePermission } from "@/lib/auth/permissions";
 import { getCaseDetail, type TCaseDetail } from "@/lib/cases/get-case-detail";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors/domain-error";
 
 export default async function CasePage({ params }: { params: Promise<{ caseId: string }> }) {
   const user = await requirePagePermission("dashboard.read");
@@ -17,7 +17,7 @@ export default async function CasePage({ params }: { params: Promise<{ caseId: s
   try {
     detail = await getCaseDetail({ clientId: user.clientId, caseId, viewer: user });
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404) notFound();
+    if (err instanceof DomainError && err.code === "not_found") notFound();
     throw err;
   }
   const c = detail.case;

@@ -1,6 +1,7 @@
 import { notFound } from "next/navigation";
 import { requirePagePermission } from "@/lib/auth/permissions";
-import { prisma } from "@/lib/db";
+import { DomainError } from "@/lib/errors/domain-error";
+import { searchListEntries, type TListView } from "@/lib/lists/manage-lists";
 import { PageHeader } from "@/components/ui";
 import { ListDetailScreen } from "@/components/lists/list-detail-screen";
 
@@ -9,11 +10,14 @@ export const dynamic = "force-dynamic";
 export default async function ListPage({ params }: { params: Promise<{ listId: string }> }) {
   const user = await requirePagePermission("lists.manage");
   const { listId } = await params;
-  const list = await prisma.list.findFirst({
-    where: { clientId: user.clientId, id: listId },
-    select: { name: true },
-  });
-  if (!list) notFound();
+  let list: TListView;
+  try {
+    // the entries screen's own read; the page needs only the list's name from it
+    ({ list } = await searchListEntries({ clientId: user.clientId, listId, q: "", page: 1, limit: 1 }));
+  } catch (err) {
+    if (err instanceof DomainError && err.code === "not_found") notFound();
+    throw err;
+  }
   return (
     <div className="max-w-6xl">
       <PageHeader title={`List ${list.name}`} />

@@ -9,17 +9,16 @@ import { Badge, Card, ClientText, DateTime, linkClass, PageHeader, PersonName } 
 import { findEscalatingCase } from "@/lib/cases/find-escalating-case";
 import { resolvePeople } from "@/lib/dashboard-users/resolve-people";
 import { formatEnum } from "@/lib/format";
-import { prisma } from "@/lib/db";
-import { ApiError } from "@/lib/http/errors";
-import { verifyAuditChain } from "@/lib/reports/audit";
+import { DomainError } from "@/lib/errors/domain-error";
 import type { TContent } from "@/lib/reports/content";
 import { getReport } from "@/lib/reports/get-report";
+import { getReportReview } from "@/lib/reports/get-report-review";
 import { activeSchema, orderContent } from "@/lib/reports/goaml-xml";
 import { firedRuleIds, indicatorCodes, suggestIndicators } from "@/lib/reports/indicators";
 import { reportVerdict, type TReportVerdict } from "@/lib/reports/report-verdict";
 import { EDITABLE_STATUSES } from "@/lib/reports/report-access";
-import { readReportProfile, type TReport } from "@/lib/reports/schemas";
-import { fourEyesRefusal, TRANSITIONS, withReportingPerson } from "@/lib/reports/transition-report";
+import type { TReport } from "@/lib/reports/schemas";
+import { fourEyesRefusal, TRANSITIONS } from "@/lib/reports/transition-report";
 import { saveFieldsAction, saveIndicatorsAction, transitionAction } from "../actions";
 
 export const dynamic = "force-dynamic";
@@ -38,24 +37,21 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
       via: "dashboard",
     });
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404) notFound();
+    if (err instanceof DomainError && err.code === "not_found") notFound();
     throw err;
   }
-  const [client, extra, chain, fromCase] = await Promise.all([
-    prisma.client.findUniqueOrThrow({ where: { id: user.clientId }, select: { reportingProfile: true } }),
-    prisma.report.findUniqueOrThrow({
-      where: { clientId_id: { clientId: user.clientId, id: reportId } },
-      select: { preparedById: true },
+  const content = (report.content ?? {}) as TContent;
+  const [{ profile, preparedById, chain, checked }, fromCase] = await Promise.all([
+    getReportReview({
+      clientId: user.clientId,
+      reportId,
+      content,
+      viewer: { type: "dashboard", id: user.id },
     }),
-    verifyAuditChain({ clientId: user.clientId, reportId }),
     findEscalatingCase({ clientId: user.clientId, reportId }),
   ]);
-  const profile = readReportProfile(client.reportingProfile);
-  const content = (report.content ?? {}) as TContent;
   const active = activeSchema(profile);
   // The verdict is libxml2's answer against the active schema; a failing validator says so instead of guessing.
-  // A reporting person the profile leaves blank is the filing officer, filled in at filing.
-  const checked = await withReportingPerson(prisma, content, { type: "dashboard", id: user.id });
   const verdict: TReportVerdict = await reportVerdict(content, active, checked).catch(
     (err: unknown): TReportVerdict => ({
       schemaName: active.name,
@@ -73,7 +69,7 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
     codes,
   });
   const actorIds = [
-    ...new Set((report.audit ?? []).map((a) => a.actorId).concat(extra.preparedById, report.submittedById)),
+    ...new Set((report.audit ?? []).map((a) => a.actorId).concat(preparedById, report.submittedById)),
   ].filter((id): id is string => !!id);
   const people = await resolvePeople({ clientId: user.clientId, ids: actorIds });
   const actors = Object.fromEntries(actorIds.map((id) => [id, people.byId(id)]));
@@ -82,7 +78,7 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
   const editable = isOfficer && EDITABLE_STATUSES.includes(report.status);
   const next = TRANSITIONS[report.status];
   const fileBlockedReason =
-    report.status === "pending_review" ? fourEyesRefusal(extra.preparedById, user.id) : null;
+    report.status === "pending_review" ? fourEyesRefusal(preparedById, user.id) : null;
   const reviewBlocked = verdict.valid
     ? []
     : verdict.items.length
@@ -206,7 +202,7 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
             <dl className="mb-4 grid grid-cols-2 gap-1 text-sm">
               <dt className="text-slate-600">Prepared by</dt>
               <dd data-testid="prepared-by" className="truncate">
-                <PersonName person={extra.preparedById ? people.byId(extra.preparedById) : null} />
+                <PersonName person={preparedById ? people.byId(preparedById) : null} />
               </dd>
               <dt className="text-slate-600">Filed by</dt>
               <dd data-testid="filed-by" className="truncate">

@@ -9,7 +9,7 @@ import { Card, EnumLabel, PageHeader } from "@/components/ui";
 import { latestBacktest } from "@/lib/backtest/run-backtest";
 import { ruleCompletions } from "@/lib/rules/rule-types";
 import { getRuleDetail, type TRuleDetail } from "@/lib/admin/get-rule-detail";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors/domain-error";
 
 export const dynamic = "force-dynamic";
 
@@ -27,7 +27,7 @@ export default async function RulePage({
   try {
     rule = await getRuleDetail(user, { ruleId: decodeURIComponent(ruleId) });
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404) notFound();
+    if (err instanceof DomainError && err.code === "not_found") notFound();
     throw err;
   }
   const editing = rule.versions.find((v) => v.version === rule.editingVersion) ?? rule.versions[0]!;

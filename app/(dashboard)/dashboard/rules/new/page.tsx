@@ -2,19 +2,14 @@ import { requirePagePermission } from "@/lib/auth/permissions";
 import { RuleEditor } from "@/components/rules/rule-editor";
 import { emptyForm } from "@/components/rules/rule-form-state";
 import { PageHeader } from "@/components/ui";
-import { enabledActions } from "@/lib/admin/get-rule-detail";
-import { prisma } from "@/lib/db";
+import { clientRuleActions } from "@/lib/admin/get-rule-detail";
 import { ruleCompletions } from "@/lib/rules/rule-types";
 
 export const dynamic = "force-dynamic";
 
 export default async function NewRulePage() {
   const user = await requirePagePermission("rules.draft");
-  const client = await prisma.client.findUniqueOrThrow({
-    where: { id: user.clientId },
-    select: { actions: true },
-  });
-  const actions = enabledActions(client.actions);
+  const actions = await clientRuleActions(user);
   return (
     <div className="max-w-4xl">
       <PageHeader

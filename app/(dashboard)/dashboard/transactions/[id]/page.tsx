@@ -20,7 +20,7 @@ import {
   PersonName,
 } from "@/components/ui";
 import { formatEnum, formatNumber, revealInvisible } from "@/lib/format";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors/domain-error";
 import { listSanctionsFalseMatches } from "@/lib/sanctions/mark-false-match";
 import { getTransactionDetail, type TTransactionDetail } from "@/lib/transactions/get-transaction-detail";
 
@@ -37,7 +37,7 @@ async function load(clientId: string, transactionId: string): Promise<TTransacti
   try {
     return await getTransactionDetail({ clientId, transactionId });
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404) notFound();
+    if (err instanceof DomainError && err.code === "not_found") notFound();
     throw err;
   }
 }

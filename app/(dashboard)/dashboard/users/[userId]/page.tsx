@@ -16,7 +16,7 @@ import {
   PageHeader,
   PersonName,
 } from "@/components/ui";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors/domain-error";
 import { listSanctionsFalseMatches } from "@/lib/sanctions/mark-false-match";
 import { explainDecision } from "@/lib/transactions/get-transaction-detail";
 import { getUserProfile, type TUserProfile } from "@/lib/users/get-user-profile";
@@ -34,7 +34,7 @@ async function load(clientId: string, userId: string): Promise<TUserProfile> {
   try {
     return await getUserProfile({ clientId, userId });
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404) notFound();
+    if (err instanceof DomainError && err.code === "not_found") notFound();
     throw err;
   }
 }

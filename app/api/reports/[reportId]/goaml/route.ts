@@ -1,5 +1,5 @@
 // GET /api/reports/{reportId}/goaml: the goAML XML of a report for reporting officers and admins, validated first
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { ApiError, errorResponse } from "@/lib/http/errors";
 import { downloadGoaml } from "@/lib/reports/download-goaml";
 

@@ -1,5 +1,5 @@
 // POST /dashboard-api/alerts/:alertId/assign: assign the alert to the signed-in user, or release it ({ assign: false })
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { assignAlert } from "@/lib/alerts/assign-alert";
 import { ZAssignAlert } from "@/lib/alerts/schemas";
 

@@ -1,17 +1,13 @@
 // POST /dashboard-api/alerts/:alertId/review: cleared | confirmed | escalated with feedback (emits alert.reviewed)
-import { z } from "zod";
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { reviewAlert } from "@/lib/alerts/review-alert";
+import { ZReviewAlert } from "@/lib/alerts/schemas";
 
-const ZBody = z.object({ status: z.string(), feedback: z.string().optional() });
-
-export const POST = dashboardRoute<{ alertId: string }>("alerts.review", async ({ user, params, body }) => {
-  const { status, feedback } = await body(ZBody);
-  return reviewAlert({
+export const POST = dashboardRoute<{ alertId: string }>("alerts.review", async ({ user, params, body }) =>
+  reviewAlert({
+    ...(await body(ZReviewAlert)),
     clientId: user.clientId,
     alertId: params.alertId,
-    status,
-    feedback,
     reviewer: user,
-  });
-});
+  }),
+);

@@ -1,15 +1,13 @@
 // POST /dashboard-api/cases/:caseId/block-user: block the case's user with a note, confirming its open alerts
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
-import { z } from "zod";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { blockCaseUser } from "@/lib/cases/block-case-user";
+import { ZBlockCaseUser } from "@/lib/cases/schemas";
 
-export const POST = dashboardRoute<{ caseId: string }>("cases.work", async ({ user, params, body: read }) => {
-  const body = await read(z.record(z.string(), z.unknown()));
-  return blockCaseUser({
+export const POST = dashboardRoute<{ caseId: string }>("cases.work", async ({ user, params, body }) =>
+  blockCaseUser({
     clientId: user.clientId,
     caseId: params.caseId,
     actor: user,
-    note: body.note,
-    closeAlerts: body.closeAlerts,
-  });
-});
+    ...(await body(ZBlockCaseUser)),
+  }),
+);

@@ -1,15 +1,8 @@
 // POST /dashboard-api/cases/:caseId/close: close with an outcome and a note
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
-import { z } from "zod";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { closeCase } from "@/lib/cases/close-case";
+import { ZCloseCase } from "@/lib/cases/schemas";
 
-export const POST = dashboardRoute<{ caseId: string }>("cases.work", async ({ user, params, body: read }) => {
-  const body = await read(z.record(z.string(), z.unknown()));
-  return closeCase({
-    clientId: user.clientId,
-    caseId: params.caseId,
-    actor: user,
-    outcome: body.outcome,
-    note: body.note,
-  });
-});
+export const POST = dashboardRoute<{ caseId: string }>("cases.work", async ({ user, params, body }) =>
+  closeCase({ ...(await body(ZCloseCase)), clientId: user.clientId, caseId: params.caseId, actor: user }),
+);

@@ -1,5 +1,5 @@
 // GET /dashboard-api/lists/:listId/download: the list as CSV (the import format)
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { downloadListCsv } from "@/lib/lists/manage-lists";
 
 export const GET = dashboardRoute<{ listId: string }>("lists.manage", async ({ user, params }) => {

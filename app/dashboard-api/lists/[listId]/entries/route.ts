@@ -1,5 +1,5 @@
 // GET /dashboard-api/lists/:listId/entries?q=&page=&limit=: search entries; POST: add one
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { addListEntry, searchListEntries } from "@/lib/lists/manage-lists";
 import { ZListEntryInput, ZListEntrySearch } from "@/lib/lists/schemas";
 

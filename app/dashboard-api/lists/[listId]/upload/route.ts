@@ -1,5 +1,5 @@
 // POST /dashboard-api/lists/:listId/upload: add (or with replace, swap) entries from a CSV
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { uploadListCsv } from "@/lib/lists/manage-lists";
 import { ZListUpload } from "@/lib/lists/schemas";
 

@@ -1,6 +1,6 @@
 // POST /dashboard-api/rules/:ruleId/status: change the live version's status (switch off / on)
 import { changeRuleStatus } from "@/lib/admin/change-rule-status";
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { ZRuleStatusChange } from "@/lib/admin/schemas";
 
 export const POST = dashboardRoute<{ ruleId: string }>("rules.draft", async ({ user, params, body }) => {

@@ -1,5 +1,5 @@
 // POST /dashboard-api/team/:userId/enable: let a disabled dashboard user sign in again
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { enableTeamMember } from "@/lib/admin/team";
 
 export const POST = dashboardRoute<{ userId: string }>("team.manage", async ({ user, params }) =>

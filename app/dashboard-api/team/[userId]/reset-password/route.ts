@@ -1,5 +1,5 @@
 // POST /dashboard-api/team/:userId/reset-password: a temporary password, to be replaced at the next sign-in
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { resetMemberPassword } from "@/lib/admin/team";
 
 export const POST = dashboardRoute<{ userId: string }>("team.manage", async ({ user, params }) =>

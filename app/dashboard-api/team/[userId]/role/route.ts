@@ -1,5 +1,5 @@
 // POST /dashboard-api/team/:userId/role: give a member another role ({ role }); never demotes the last admin
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { ZChangeMemberRole } from "@/lib/admin/schemas";
 import { changeMemberRole } from "@/lib/admin/team";
 

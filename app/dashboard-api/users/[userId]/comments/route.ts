@@ -1,6 +1,6 @@
 // POST /dashboard-api/users/:userId/comments: add a reviewer comment (optionally about one transaction)
 import { z } from "zod";
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { createComment } from "@/lib/comments/create-comment";
 
 const ZBody = z.object({

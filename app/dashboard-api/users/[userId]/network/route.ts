@@ -1,5 +1,5 @@
 // GET /dashboard-api/users/:userId/network: the people linked to a user, enriched for the network view
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { getUserNetwork } from "@/lib/links/get-user-network";
 import { ZNetworkQuery } from "@/lib/links/network-schemas";
 

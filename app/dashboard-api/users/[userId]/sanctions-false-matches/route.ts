@@ -1,7 +1,7 @@
 // POST /dashboard-api/users/:userId/sanctions-false-matches: mark a sanctions hit as a false match (audited)
 // DELETE ...?datasetId=&entityId=: withdraw the mark
 import { z } from "zod";
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { markSanctionsFalseMatch, removeSanctionsFalseMatch } from "@/lib/sanctions/mark-false-match";
 
 const ZEntity = z.object({ datasetId: z.string().min(1).max(64), entityId: z.string().min(1).max(200) });

@@ -1,5 +1,5 @@
 // POST /dashboard-api/webhooks/:subscriptionId/redeliver-failed: send every failed delivery of a subscription again
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { redeliverFailedDeliveries } from "@/lib/admin/webhooks";
 
 export const POST = dashboardRoute<{ subscriptionId: string }>("webhooks.manage", async ({ user, params }) =>

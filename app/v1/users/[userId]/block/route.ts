@@ -1,7 +1,7 @@
 // PUT /v1/users/{userId}/block: block a user (user.status.block only when the status changed)
 import { methods, withClient } from "@/lib/http/with-client";
 import { changeUserStatus } from "@/lib/users/change-user-status";
-import { optionalBody } from "@/lib/users/optional-body";
+import { optionalBody } from "@/lib/http/optional-body";
 import { ZBlockUser } from "@/lib/users/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

@@ -2,7 +2,7 @@
 import { methods, withClient } from "@/lib/http/with-client";
 import { changeUserStatus } from "@/lib/users/change-user-status";
 import { getUser } from "@/lib/users/get-user";
-import { optionalBody } from "@/lib/users/optional-body";
+import { optionalBody } from "@/lib/http/optional-body";
 import { ZUpdateUserStatus } from "@/lib/users/schemas";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({

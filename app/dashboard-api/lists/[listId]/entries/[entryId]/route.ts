@@ -1,5 +1,5 @@
 // DELETE /dashboard-api/lists/:listId/entries/:entryId: remove an entry
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { removeListEntry } from "@/lib/lists/manage-lists";
 
 export const DELETE = dashboardRoute<{ listId: string; entryId: string }>(

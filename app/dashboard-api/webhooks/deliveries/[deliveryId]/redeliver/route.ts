@@ -1,5 +1,5 @@
 // POST /dashboard-api/webhooks/deliveries/:deliveryId/redeliver: send a failed delivery again
-import { dashboardRoute } from "@/lib/admin/dashboard-route";
+import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { redeliverDelivery } from "@/lib/admin/webhooks";
 
 export const POST = dashboardRoute<{ deliveryId: string }>("webhooks.manage", async ({ user, params }) =>

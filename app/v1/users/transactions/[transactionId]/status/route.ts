@@ -1,6 +1,6 @@
 // PUT /v1/users/transactions/{transactionId}/status: set the status of a transaction's user and/or recipients
 import { methods, withClient } from "@/lib/http/with-client";
-import { optionalBody } from "@/lib/users/optional-body";
+import { optionalBody } from "@/lib/http/optional-body";
 import { ZTransactionPartiesStatus } from "@/lib/users/schemas";
 import { setTransactionPartiesStatus } from "@/lib/users/set-transaction-parties-status";
 

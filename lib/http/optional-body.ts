@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { parseWith } from "@/lib/http/with-client";
+import { parseWith } from "@/lib/validation/parse";
 
 const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 

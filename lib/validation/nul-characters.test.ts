@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nulCharacterIssues } from "@/lib/http/reject-nul";
+import { nulCharacterIssues } from "@/lib/validation/nul-characters";
 
 describe("nulCharacterIssues", () => {
   it("names each string and field name holding U+0000 by its pointer", () => {

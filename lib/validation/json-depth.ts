@@ -1,12 +1,10 @@
+import { pointer } from "@/lib/validation/zod-issues";
+
 // Deeply nested JSON parses fine but breaks whatever walks it recursively later (JSON.stringify when it is
 // stored, zod, the rule engine) with a RangeError: refused up front, walked without recursion.
 
 /** Deepest nesting of objects and arrays a request body may have; the body itself is level 1. */
 export const MAX_JSON_DEPTH = 64;
-
-function pointer(path: (string | number)[]): string {
-  return `/${path.map((p) => String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
-}
 
 /**
  * A detail naming the top-level field under which `value` nests deeper than `max`, or null. The pointer

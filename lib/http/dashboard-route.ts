@@ -6,9 +6,10 @@ import { ForbiddenError, type TSessionUser } from "@/lib/auth/session";
 import { DashboardUserError } from "@/lib/dashboard-users/create-dashboard-user";
 import { env } from "@/lib/env";
 import { ApiError, errorResponse, validationError } from "@/lib/http/errors";
-import { parseWith, readJson, toErrorResponse } from "@/lib/http/with-client";
+import { readJson, toErrorResponse } from "@/lib/http/with-client";
+import { parseWith } from "@/lib/validation/parse";
 import { RuleImportError } from "@/lib/rules/validate-rule";
-import { bodyTypeRefusal, crossOriginRefusal } from "@/lib/security/same-origin";
+import { bodyTypeRefusal, crossOriginRefusal } from "@/lib/http/same-origin";
 
 type TRouteContext = { params: Promise<Record<string, string | string[]>> };
 

@@ -1,4 +1,4 @@
-import { pointer } from "@/lib/http/zod-issues";
+import { pointer } from "@/lib/validation/zod-issues";
 
 // PostgreSQL text and jsonb cannot hold U+0000, and jsonb refuses an unpaired UTF-16 surrogate
 // ("\ud800"): a string carrying either would fail in the database (a 500) instead of being refused
