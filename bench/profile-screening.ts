@@ -16,7 +16,8 @@ const { apiKey } = JSON.parse(readFileSync(path.resolve(".data/bench-state.json"
   apiKey: string;
 };
 const { authenticateApiKey } = await import("@/lib/auth/api-keys");
-const { screenTransaction, screenTransactionPrisma } = await import("@/lib/screening/screen-transaction");
+const { screenTransaction } = await import("@/lib/screening/screen-transaction");
+const { screenTransactionPrisma } = await import("@/tests/oracle/screen-transaction-oracle");
 const { ZTransaction } = await import("@/lib/transactions/schemas");
 const { pgPool } = await import("@/lib/db");
 

@@ -15,9 +15,11 @@ import { DEMO_RULES } from "@/lib/rules/demo-rules";
 import { importRules } from "@/lib/rules/import-rules";
 import { SANCTIONS_FIXTURES, SANCTIONS_RULES } from "@/lib/sanctions/demo-sanctions";
 import { importSanctions } from "@/lib/sanctions/import-sanctions";
-import { screenMerchantPrisma } from "@/lib/screening/screen-merchant";
-import { screenUserPrisma } from "@/lib/screening/screen-user";
-import { saveUserPrisma } from "@/lib/users/save-user";
+import {
+  saveUserPrisma,
+  screenMerchantPrisma,
+  screenUserPrisma,
+} from "@/tests/oracle/party-screening-oracle";
 import { ZUser } from "@/lib/users/schemas";
 import { call, createTestClient } from "@/tests/factories";
 

@@ -8,18 +8,20 @@ import { prisma } from "@/lib/db";
 import { ZEvent } from "@/lib/events/schemas";
 import { ZPaymentInstrumentRequest } from "@/lib/payment-instruments/schemas";
 import { importRules } from "@/lib/rules/import-rules";
-import { screenEvent, screenEventPrisma } from "@/lib/screening/screen-event";
-import {
-  screenPaymentInstrument,
-  screenPaymentInstrumentPrisma,
-} from "@/lib/screening/screen-payment-instrument";
+import { screenEvent } from "@/lib/screening/screen-event";
+import { screenPaymentInstrument } from "@/lib/screening/screen-payment-instrument";
 import { screenTransaction } from "@/lib/screening/screen-transaction";
-import { updateTransaction, updateTransactionPrisma } from "@/lib/screening/update-transaction";
+import { updateTransaction } from "@/lib/screening/update-transaction";
 import { ZTransaction, ZTransactionUpdate } from "@/lib/transactions/schemas";
 import * as eventRoute from "@/app/v1/event/route";
 import * as instrumentRoute from "@/app/v1/paymentInstrument/route";
 import * as updateRoute from "@/app/v1/transaction/update/route";
 import { call, createTestClient } from "@/tests/factories";
+import {
+  screenEventPrisma,
+  screenPaymentInstrumentPrisma,
+  updateTransactionPrisma,
+} from "@/tests/oracle/pi-event-update-oracle";
 
 const original = pg.Client.prototype.query;
 let statements = 0;

