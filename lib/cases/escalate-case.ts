@@ -65,7 +65,6 @@ export async function escalateCase(input: {
         id: reportId,
         body,
         now: new Date(),
-        storedFirst: true,
         actor: { type: "dashboard", id: actor.id },
       });
       await settleAlerts(tx, {

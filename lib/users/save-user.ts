@@ -5,6 +5,7 @@ import type { TUser } from "@/lib/users/schemas";
 export async function saveUser(args: {
   clientId: string;
   user: TUser;
+  source?: string;
 }): Promise<{ id: string; created: boolean }> {
   return saveUserHot(args);
 }

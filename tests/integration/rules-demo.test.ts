@@ -3,7 +3,7 @@ import { prisma } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { DEMO_RULES, seedDemoRules } from "@/lib/rules/demo-rules";
 import { exportRules } from "@/lib/rules/export-rules";
-import { runRules } from "@/lib/screening/run-rules";
+import { runRules } from "@/tests/oracle/run-rules";
 import { createTestClient } from "@/tests/factories";
 
 const HOUR = 3_600_000;

@@ -16,7 +16,7 @@ import { aggregateKey, computeAggregates } from "@/lib/screening/aggregates";
 import { sqlParams, translateWhere } from "@/lib/screening/cel-sql";
 import { openAlerts } from "@/tests/oracle/open-alerts";
 import { replayDecision } from "@/lib/screening/replay-decision";
-import { runRules } from "@/lib/screening/run-rules";
+import { runRules } from "@/tests/oracle/run-rules";
 import { call, createTestClient } from "@/tests/factories";
 
 const HOUR = 3_600_000;

@@ -6,14 +6,14 @@ import type { TClientContext } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db";
 import { notFound } from "@/lib/http/errors";
 import type { TMerchant } from "@/lib/merchants/schemas";
-import { upsertMerchant } from "@/lib/merchants/upsert-merchant";
+import { upsertMerchant } from "@/tests/oracle/upsert-merchant";
 import { assessment, storedEntity, storedMerchant, type TRiskAssessment } from "@/lib/screening/assessment";
-import { cachedRules } from "@/lib/screening/hot/config";
-import { runRules } from "@/lib/screening/run-rules";
+import { cachedRules } from "@/tests/oracle/run-rules";
+import { runRules } from "@/tests/oracle/run-rules";
 import { TX_OPTIONS } from "@/lib/screening/screen-transaction";
 import type { TAddUserDevice, TUser } from "@/lib/users/schemas";
-import { upsertDevice } from "@/lib/users/upsert-device";
-import { upsertUser } from "@/lib/users/upsert-user";
+import { upsertDevice } from "@/tests/oracle/upsert-device";
+import { upsertUser } from "@/tests/oracle/upsert-user";
 import { emitWebhook } from "@/lib/webhooks/emit";
 
 export async function screenUserPrisma({

@@ -7,20 +7,22 @@ import type { TEvent } from "@/lib/events/schemas";
 import { baseAmountConverter, withBaseAmount } from "@/lib/fx/transaction-base-amount";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { notFound } from "@/lib/http/errors";
-import { upsertMerchant } from "@/lib/merchants/upsert-merchant";
+import { upsertMerchant } from "@/tests/oracle/upsert-merchant";
 import type {
   TPaymentInstrumentAssessment,
   TPaymentInstrumentRequest,
   TWalletVerification,
 } from "@/lib/payment-instruments/schemas";
 import { verifyWallet } from "@/lib/payment-instruments/verify-wallet";
-import { assessment, ruleVariables, storedEntity, type TRiskAssessment } from "@/lib/screening/assessment";
-import { cachedRules } from "@/lib/screening/hot/config";
-import { runRules } from "@/lib/screening/run-rules";
+import { assessment, storedEntity, type TRiskAssessment } from "@/lib/screening/assessment";
+import { ruleVariables } from "@/tests/oracle/run-rules";
+import { cachedRules } from "@/tests/oracle/run-rules";
+import { runRules } from "@/tests/oracle/run-rules";
 import { TX_OPTIONS, type TTransactionAssessment } from "@/lib/screening/screen-transaction";
 import { updatedStatus, type TTransactionUpdate } from "@/lib/transactions/schemas";
-import { identifiersFromPaymentMethods, indexIdentifiers } from "@/lib/users/index-identifiers";
-import { upsertUser } from "@/lib/users/upsert-user";
+import { identifiersFromPaymentMethods } from "@/lib/users/index-identifiers";
+import { indexIdentifiers } from "@/tests/oracle/index-identifiers";
+import { upsertUser } from "@/tests/oracle/upsert-user";
 import { emitWebhook } from "@/lib/webhooks/emit";
 import { assessTransaction } from "@/tests/oracle/assess-transaction";
 

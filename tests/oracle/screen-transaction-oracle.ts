@@ -6,18 +6,19 @@ import { prisma, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { transactionBaseAmount, withBaseAmount } from "@/lib/fx/transaction-base-amount";
 import type { TFxConversion } from "@/lib/fx/rates";
-import { upsertMerchant } from "@/lib/merchants/upsert-merchant";
+import { upsertMerchant } from "@/tests/oracle/upsert-merchant";
 import { bodyHash, type TRiskAssessment } from "@/lib/screening/assessment";
-import { inferInstruments } from "@/lib/screening/infer-instruments";
+import { inferInstruments } from "@/tests/oracle/infer-instruments";
 import {
   storedTransactionAssessment,
   TX_OPTIONS,
   type TTransactionAssessment,
 } from "@/lib/screening/screen-transaction";
 import type { TTransaction } from "@/lib/transactions/schemas";
-import { identifiersFromPaymentMethods, indexIdentifiers } from "@/lib/users/index-identifiers";
-import { upsertDevice } from "@/lib/users/upsert-device";
-import { upsertUser } from "@/lib/users/upsert-user";
+import { identifiersFromPaymentMethods } from "@/lib/users/index-identifiers";
+import { indexIdentifiers } from "@/tests/oracle/index-identifiers";
+import { upsertDevice } from "@/tests/oracle/upsert-device";
+import { upsertUser } from "@/tests/oracle/upsert-user";
 import { assessTransaction } from "@/tests/oracle/assess-transaction";
 
 function response(row: { id: string; status: string }, result: TRiskAssessment): TTransactionAssessment {

@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from "pg";
 import type { TClientContext } from "@/lib/auth/api-keys";
-import { pgPool } from "@/lib/db";
+
 import { compiledRuleVersion } from "@/lib/rules/cel";
 import { loadListIndexes, referencedListNames, type TListMeta } from "@/lib/lists/list-cache";
 import type { ListIndex } from "@/lib/lists/list-index";
@@ -121,14 +121,6 @@ export function clearScreeningConfigs(): void {
  */
 export function cachedLists(clientId: string): ReadonlyMap<string, ListIndex> | undefined {
   return byClient.get(clientId)?.lists;
-}
-
-/** The client's evaluated rules for a subject, from the cache (one statement when it is stale). */
-export async function cachedRules(
-  client: TClientContext,
-  subject: TSubject,
-): Promise<readonly TLoadedRule[]> {
-  return (await screeningConfig(pgPool(), client)).rules.get(subject) ?? [];
 }
 
 /** The arguments of a hot screening: the client, its request, the read that travelled with the key read. */

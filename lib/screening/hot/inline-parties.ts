@@ -2,12 +2,13 @@ import type { TMerchant } from "@/lib/merchants/schemas";
 import { storedEntity, storedMerchant } from "@/lib/screening/assessment";
 import {
   asStored,
+  merchantUpsertCtes,
   mergedMerchant,
   userUpsertCtes,
   type TStoredMerchant,
   type TStoredUser,
 } from "@/lib/screening/hot/screen-party";
-import { newId, type Params } from "@/lib/screening/hot/sql";
+import type { Params } from "@/lib/screening/hot/sql";
 import { toStoredStatus, type TUser } from "@/lib/users/schemas";
 
 // The inline user and merchant of a transaction or an event (README.md here, "Inline user or
@@ -105,7 +106,16 @@ export function inlinePartyCtes(
     source,
     read,
     now,
-  }: { clientId: string; inline: TInlineParties; source: string; read: TPartyRead; now: Date },
+    withUserDevice = true,
+  }: {
+    clientId: string;
+    inline: TInlineParties;
+    source: string;
+    read: TPartyRead;
+    now: Date;
+    /** false: the caller upserts the user's device itself (it is also the transaction's device). */
+    withUserDevice?: boolean;
+  },
 ): { ctes: string[]; guard: string } {
   const ctes: string[] = [];
   const guarded: string[] = [];
@@ -118,6 +128,7 @@ export function inlinePartyCtes(
         stored: storedUserOf(read),
         now,
         outcome: [],
+        withDevice: withUserDevice,
       }),
     );
     guarded.push("u");
@@ -129,47 +140,4 @@ export function inlinePartyCtes(
     guarded.push("m");
   }
   return { ctes, guard: guarded.map((name) => ` / (SELECT count(*)::int FROM ${name})`).join("") };
-}
-
-/**
- * upsertMerchant (as upsertMerchantRaw) as CTEs: `m` returns one row when applied. A new merchant is
- * inserted; a changed one is updated while it holds the body and status read, its replaced body
- * appended to merchant_versions; an identical resend writes nothing and only locks the row while it
- * still holds what was read.
- */
-function merchantUpsertCtes(
-  p: Params,
-  {
-    clientId,
-    merchant,
-    stored,
-    now,
-  }: { clientId: string; merchant: TMerchant; stored: TStoredMerchant | null; now: Date },
-): string[] {
-  const merged = mergedMerchant(merchant, stored);
-  const c = p.add(clientId, "text");
-  const m = p.add(merchant.id, "text");
-  if (merged.kind === "new") {
-    // a concurrent creation makes this plain INSERT a unique violation: retried from the read
-    return [
-      `m AS (INSERT INTO "merchants" ("clientId", "id", "name", "status", "organizationId", "data", "createdAt", "updatedAt")
-         VALUES (${c}, ${m}, ${p.add(merchant.name, "text")}, ${p.add(merchant.status ?? null, "text")},
-           ${p.add(merchant.organizationId ?? null, "text")}, ${p.json(merchant)},
-           ${p.add(merged.createdAt, "timestamptz")}, ${p.add(now, "timestamptz")})
-         RETURNING 1)`,
-    ];
-  }
-  const unchanged = `"clientId" = ${c} AND "id" = ${m} AND md5("data"::text) = ${p.add(stored!.dataHash, "text")}
-           AND "status" IS NOT DISTINCT FROM ${p.add(stored!.status, "text")}`;
-  if (merged.kind === "same") return [`m AS (SELECT 1 FROM "merchants" WHERE ${unchanged} FOR UPDATE)`];
-  const at = p.add(now, "timestamptz");
-  return [
-    `m AS (UPDATE "merchants" SET "name" = ${p.add(merchant.name, "text")}, "status" = ${p.add(merchant.status ?? null, "text")},
-         "organizationId" = ${p.add(merchant.organizationId ?? null, "text")}, "data" = ${p.json(merged.kept)},
-         "updatedAt" = ${at}
-       WHERE ${unchanged} RETURNING 1)`,
-    `mv AS (INSERT INTO "merchant_versions" ("id", "clientId", "merchantId", "data", "createdAt")
-       SELECT ${p.add(newId(), "text")}, "clientId", "id", "data", ${at}
-       FROM "merchants" WHERE "clientId" = ${c} AND "id" = ${m})`,
-  ];
 }

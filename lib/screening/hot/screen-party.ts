@@ -305,9 +305,12 @@ const screenUserOnce: TPartyScreeningOnce<TUser> = async (pool, clientId, config
 export async function saveUserHot({
   clientId,
   user,
+  source = "api",
 }: {
   clientId: string;
   user: TUser;
+  /** Recorded on the user's status change (user_status_changes.source). */
+  source?: string;
 }): Promise<{ id: string; created: boolean }> {
   const pool = pgPool();
   return withRetries(async () => {
@@ -321,7 +324,7 @@ export async function saveUserHot({
     const ctes = userUpsertCtes(p, {
       clientId,
       body: user,
-      source: "api",
+      source,
       stored,
       now: new Date(),
       outcome: [],
@@ -346,6 +349,7 @@ export function userUpsertCtes(
     stored,
     now,
     outcome,
+    withDevice = true,
   }: {
     clientId: string;
     body: TUser;
@@ -353,6 +357,8 @@ export function userUpsertCtes(
     stored: TStoredUser | null;
     now: Date;
     outcome: Array<[string, string]>;
+    /** false: the caller upserts `body.userDevice` (and links it) in the same statement itself. */
+    withDevice?: boolean;
   },
 ): string[] {
   const c = p.add(clientId, "text");
@@ -422,7 +428,7 @@ export function userUpsertCtes(
     );
   const identifiers = new IdentifierRows();
   identifiers.add(body.id, identifiersOfUser(body), source);
-  if (body.userDevice) {
+  if (body.userDevice && withDevice) {
     ctes.push(
       `dv AS (${deviceUpsert(p, { clientId, userId: body.id, device: body.userDevice, seenAt: now })})`,
     );
@@ -495,45 +501,96 @@ const screenMerchantOnce: TPartyScreeningOnce<TMerchant> = async (
     merchantShape(body),
     prefetched,
   );
-  const merged = mergedMerchant(body, stored);
-  const c = p.add(clientId, "text");
-  const m = p.add(body.id, "text");
-  const at = once(() => p.add(now, "timestamptz"));
-  const fields: Array<[string, string]> =
-    merged.kind === "same"
-      ? [...write.outcome]
-      : [
-          ["name", p.add(body.name, "text")],
-          ["status", p.add(body.status ?? null, "text")],
-          ["organizationId", p.add(body.organizationId ?? null, "text")],
-          ["data", p.json(merged.kind === "new" ? body : merged.kept)],
-          ["updatedAt", at()],
-          ...write.outcome,
-        ];
-  const ctes: string[] = [];
-  if (merged.kind === "new") {
-    // a concurrent creation makes this plain INSERT a unique violation: retried from the read
-    ctes.push(
-      `m AS (INSERT INTO "merchants" ("clientId", "id", "createdAt", ${fields.map(([k]) => `"${k}"`).join(", ")})
-         VALUES (${c}, ${m}, ${p.add(merged.createdAt, "timestamptz")}, ${fields.map(([, v]) => v).join(", ")})
-         RETURNING 1)`,
-    );
-  } else {
-    const read = stored!;
-    ctes.push(
-      `m AS (UPDATE "merchants" SET ${fields.map(([k, v]) => `"${k}" = ${v}`).join(", ")}
-         WHERE "clientId" = ${c} AND "id" = ${m} AND md5("data"::text) = ${p.add(read.dataHash, "text")}
-           AND "status" IS NOT DISTINCT FROM ${p.add(read.status, "text")}
-         RETURNING 1)`,
-    );
-    if (merged.kind === "changed")
-      ctes.push(
-        `mv AS (INSERT INTO "merchant_versions" ("id", "clientId", "merchantId", "data", "createdAt")
-           SELECT ${p.add(newId(), "text")}, "clientId", "id", "data", ${at()}
-           FROM "merchants" WHERE "clientId" = ${c} AND "id" = ${m})`,
-      );
-  }
+  const ctes = merchantUpsertCtes(p, { clientId, merchant: body, stored, now, outcome: write.outcome });
   ctes.push(...write.ctes);
   await pool.query(`WITH ${ctes.join(",\n")}\n${stalenessGuard("m")}`, p.values);
   return answer;
 };
+
+/**
+ * The one writer of a merchant record, as CTEs of the caller's statement (`m` returns one row when
+ * applied; the caller ends the statement with stalenessGuard("m")). A new merchant is inserted (a
+ * concurrent creation is a unique violation: retried from the read); a changed one is updated while it
+ * holds the body and status read, its replaced body appended to merchant_versions; an identical resend
+ * writes only `outcome` (or, without one, locks the row while it still holds what was read). The stored
+ * body keeps the first timestamp (mergedMerchant).
+ */
+export function merchantUpsertCtes(
+  p: Params,
+  {
+    clientId,
+    merchant,
+    stored,
+    now,
+    outcome = [],
+  }: {
+    clientId: string;
+    merchant: TMerchant;
+    stored: TStoredMerchant | null;
+    now: Date;
+    outcome?: Array<[string, string]>;
+  },
+): string[] {
+  const merged = mergedMerchant(merchant, stored);
+  const c = p.add(clientId, "text");
+  const m = p.add(merchant.id, "text");
+  const at = once(() => p.add(now, "timestamptz"));
+  const fields: Array<[string, string]> =
+    merged.kind === "same"
+      ? [...outcome]
+      : [
+          ["name", p.add(merchant.name, "text")],
+          ["status", p.add(merchant.status ?? null, "text")],
+          ["organizationId", p.add(merchant.organizationId ?? null, "text")],
+          ["data", p.json(merged.kind === "new" ? merchant : merged.kept)],
+          ["updatedAt", at()],
+          ...outcome,
+        ];
+  if (merged.kind === "new")
+    return [
+      `m AS (INSERT INTO "merchants" ("clientId", "id", "createdAt", ${fields.map(([k]) => `"${k}"`).join(", ")})
+         VALUES (${c}, ${m}, ${p.add(merged.createdAt, "timestamptz")}, ${fields.map(([, v]) => v).join(", ")})
+         RETURNING 1)`,
+    ];
+  const unchanged = `"clientId" = ${c} AND "id" = ${m} AND md5("data"::text) = ${p.add(stored!.dataHash, "text")}
+           AND "status" IS NOT DISTINCT FROM ${p.add(stored!.status, "text")}`;
+  if (fields.length === 0) return [`m AS (SELECT 1 FROM "merchants" WHERE ${unchanged} FOR UPDATE)`];
+  const ctes = [
+    `m AS (UPDATE "merchants" SET ${fields.map(([k, v]) => `"${k}" = ${v}`).join(", ")}
+       WHERE ${unchanged} RETURNING 1)`,
+  ];
+  if (merged.kind === "changed")
+    ctes.push(
+      `mv AS (INSERT INTO "merchant_versions" ("id", "clientId", "merchantId", "data", "createdAt")
+         SELECT ${p.add(newId(), "text")}, "clientId", "id", "data", ${at()}
+         FROM "merchants" WHERE "clientId" = ${c} AND "id" = ${m})`,
+    );
+  return ctes;
+}
+
+/**
+ * A merchant record without a screening (demo data, a report's inline merchant): one read of the
+ * stored row, one write (merchantUpsertCtes), from the read again when the write was aborted.
+ */
+export async function saveMerchantHot({
+  clientId,
+  merchant,
+}: {
+  clientId: string;
+  merchant: TMerchant;
+}): Promise<{ id: string; created: boolean }> {
+  const pool = pgPool();
+  return withRetries(async () => {
+    const { rows } = await pool.query<TStoredMerchant>(
+      `SELECT "data", "status", (extract(epoch FROM "createdAt") * 1000)::float8 AS "createdAt",
+         md5("data"::text) AS "dataHash"
+       FROM "merchants" WHERE "clientId" = $1 AND "id" = $2`,
+      [clientId, merchant.id],
+    );
+    const stored = rows[0] ?? null;
+    const p = new Params();
+    const ctes = merchantUpsertCtes(p, { clientId, merchant, stored, now: new Date() });
+    await pool.query(`WITH ${ctes.join(",\n")}\n${stalenessGuard("m")}`, p.values);
+    return { id: merchant.id, created: !stored };
+  });
+}

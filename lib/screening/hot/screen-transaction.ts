@@ -1,5 +1,5 @@
 import { currentRequestId } from "@/lib/ops/request-context";
-import type { Pool, PoolClient } from "pg";
+import type { Pool } from "pg";
 import type { TClientContext, TKeyedRead } from "@/lib/auth/api-keys";
 import { pgPool } from "@/lib/db";
 import { aggregateTemplate, type TAggregateInput, type TAggregateValue } from "@/lib/screening/aggregates";
@@ -13,21 +13,11 @@ import {
   type TInlineParties,
   type TPartyRead,
 } from "@/lib/screening/hot/inline-parties";
-import {
-  inTransaction,
-  isUniqueViolation,
-  newId,
-  Params,
-  prepared,
-  RetryScreening,
-  TemplateParams,
-} from "@/lib/screening/hot/sql";
+import { isUniqueViolation, newId, Params, prepared, TemplateParams } from "@/lib/screening/hot/sql";
 import {
   deviceIdentifiers,
   deviceUpsert,
   IdentifierRows,
-  upsertMerchantRaw,
-  upsertUserRaw,
   transactionAlertCtes,
 } from "@/lib/screening/hot/writes";
 import { transactionBaseAmount, withBaseAmount } from "@/lib/fx/transaction-base-amount";
@@ -45,9 +35,7 @@ import type { TUserDevice } from "@/lib/users/schemas";
 // screened record as a virtual row), the rules in memory, ONE write statement (record, update row,
 // devices, identifiers, inferred instruments, decision, alerts, webhook deliveries and outbox). One
 // statement is atomic by itself, so there is no BEGIN/COMMIT. An inline user or merchant is read with
-// the rest, merged in memory and upserted by CTEs of the write (inline-parties.ts); only an inline
-// user whose device is also the transaction's device keeps the upsert statements in one database
-// transaction around the read and the write (one statement cannot upsert one device twice).
+// the rest, merged in memory and upserted by CTEs of the write (inline-parties.ts).
 // The route sends the read within the API key's statement (withClientRead, plannedTransactionRead).
 
 type TReadRow = {
@@ -73,20 +61,11 @@ function storedAnswer(id: string, row: TReadRow): TTransactionAssessment {
   };
 }
 
-/** An identical resubmission: the stored answer, thrown so that a transaction around it rolls back. */
-class StoredAnswer extends Error {
-  constructor(readonly answer: TTransactionAssessment) {
-    super("stored answer");
-  }
-}
-
 /**
  * Raised by the write when a replaced record or an inline party changed since the read (its guard
  * matched no row), or when it deadlocked with a concurrent writer: nothing was written.
  */
 const ABORTED_WRITE = new Set(["22012", "40P01"]);
-
-type TQueryable = Pick<Pool, "query"> | PoolClient;
 
 export async function screenTransactionHot({
   client,
@@ -101,58 +80,24 @@ export async function screenTransactionHot({
   // read before any database transaction opens (the embedded database serves one connection)
   const config = prefetched?.plan.config ?? (await screeningConfig(pool, client));
   const fx = prefetched?.plan.fx ?? (await transactionBaseAmount(client, body));
-  const legacy = sameDevice(body);
   for (let attempt = 0; ; attempt++) {
     try {
-      if (!legacy) {
-        // the prefetched read serves the first attempt only (a retry reads again)
-        if (attempt === 0 && prefetched) return await screenOnce(pool, prefetched.plan, prefetched);
-        return await screenOnce(pool, planScreening(client.id, config, fx, body, hash));
-      }
-      return await inTransaction(async (db) => {
-        await upsertInlineParties(db, client.id, body);
-        return screenOnce(db, { ...planScreening(client.id, config, fx, body, hash), upserted: true });
-      });
+      // the prefetched read serves the first attempt only (a retry reads again)
+      if (attempt === 0 && prefetched) return await screenOnce(pool, prefetched.plan, prefetched);
+      return await screenOnce(pool, planScreening(client.id, config, fx, body, hash));
     } catch (err) {
-      if (err instanceof StoredAnswer) return err.answer;
       // Two first submissions of the same id (or of an inline user or merchant) raced, or a replaced
       // record or an inline party changed between the read and the write: read again.
       const retry =
-        isUniqueViolation(err) ||
-        err instanceof RetryScreening ||
-        ABORTED_WRITE.has((err as { code?: unknown } | null)?.code as string);
+        isUniqueViolation(err) || ABORTED_WRITE.has((err as { code?: unknown } | null)?.code as string);
       if (attempt < 2 && retry) continue;
       throw err;
     }
   }
 }
 
-/**
- * The inline user's and merchant's upserts (upsertUser / upsertMerchant semantics), in the caller's
- * transaction: only when the inline user's device is the transaction's device (see sameDevice).
- */
-async function upsertInlineParties(db: PoolClient, clientId: string, body: TTransaction): Promise<void> {
-  // their identifiers travel in the write statement (IdentifierRows below); these only lock and update
-  if (body.user)
-    await upsertUserRaw(db, {
-      clientId,
-      user: body.user,
-      source: "transaction",
-      identifiers: new IdentifierRows(),
-    });
-  if (body.merchant) await upsertMerchantRaw(db, { clientId, merchant: body.merchant });
-  if (sameDevice(body)) {
-    const p = new Params();
-    const device = body.user!.userDevice!;
-    await db.query(
-      deviceUpsert(p, { clientId, userId: body.user!.id, device, seenAt: new Date() }),
-      p.values,
-    );
-  }
-}
-
-/** The inline user's device and the transaction's device are one device. */
-function sameDevice(body: TTransaction): boolean {
+/** The inline user's device is also the transaction's device (same id): one device, seen twice. */
+function userDeviceIsTransactionDevice(body: TTransaction): boolean {
   return !!body.user?.userDevice && !!body.userDevice && body.user.userDevice.id === body.userDevice.id;
 }
 
@@ -205,8 +150,6 @@ type TPlan = {
   plan: ReturnType<typeof planAggregates>;
   variables: Record<string, unknown>;
   started: number;
-  /** The inline parties were upserted before the read (sameDevice): the read sees them as stored. */
-  upserted?: boolean;
 };
 
 /** The transaction rules of a configuration and the aggregates they need: one per configuration. */
@@ -331,14 +274,12 @@ export type TPrefetchedRead = {
 
 /**
  * The read of this screening, planned for the client the key resolved to last time, to run in the
- * statement of the key read; null when the screening cannot start with it (an inline user whose
- * device is the transaction's device: the upserts come first).
+ * statement of the key read.
  */
 export async function plannedTransactionRead(
   guess: TClientContext,
   body: TTransaction,
 ): Promise<{ build: TKeyedRead["build"]; result: (row: Record<string, unknown>) => TPrefetchedRead } | null> {
-  if (sameDevice(body)) return null;
   const config = await screeningConfig(pgPool(), guess);
   const fx = await transactionBaseAmount(guess, body);
   const plan = planScreening(guess.id, config, fx, body, bodyHash(body));
@@ -354,7 +295,7 @@ export async function plannedTransactionRead(
 }
 
 async function screenOnce(
-  db: TQueryable,
+  db: Pool,
   plan: TPlan,
   prefetched?: TPrefetchedRead,
 ): Promise<TTransactionAssessment> {
@@ -371,13 +312,13 @@ async function screenOnce(
     stored = (await db.query<TReadRow>(prepared(statement.sql, values))).rows[0]!;
     aggregates = statement.aggregates;
   }
-  // an identical resubmission answers what was stored (in a transaction: its upserts roll back)
-  if (stored.bodyHash === hash) throw new StoredAnswer(storedAnswer(body.id, stored));
+  // an identical resubmission answers what was stored
+  if (stored.bodyHash === hash) return storedAnswer(body.id, stored);
   const replacedHash = stored.bodyHash;
 
   // The rules, in memory (sanctions: one statement more only when a rule calls sanctionsScore). An
   // inline party is seen as its upsert in the write will leave it.
-  const inline: TInlineParties = plan.upserted ? {} : { user: body.user, merchant: body.merchant };
+  const inline: TInlineParties = { user: body.user, merchant: body.merchant };
   const { user, merchant } = partyVariables(stored, inline);
   if (user) variables.user = user;
   if (merchant) variables.merchant = merchant;
@@ -411,7 +352,17 @@ async function screenOnce(
     ["decisionId", p.add(decisionId, "text")],
   );
   // the inline parties' upserts, guarded (inline-parties.ts)
-  const parties = inlinePartyCtes(p, { clientId, inline, source: "transaction", read: stored, now });
+  // one statement cannot upsert one device twice: a device that is both the inline user's and the
+  // transaction's is upserted once, below, as the two sightings in a row leave it
+  const oneDevice = userDeviceIsTransactionDevice(body);
+  const parties = inlinePartyCtes(p, {
+    clientId,
+    inline,
+    source: "transaction",
+    read: stored,
+    now,
+    withUserDevice: !oneDevice,
+  });
   const ctes: string[] = [
     ...parties.ctes,
     replacedHash === null
@@ -440,12 +391,18 @@ async function screenOnce(
     devices.push({ userId: body.user.id, device: body.user.userDevice, source: "transaction" });
   if (body.userDevice) devices.push({ userId, device: body.userDevice, source: "device" });
   for (const dv of devices) identifiers.add(dv.userId, deviceIdentifiers(dv.device), dv.source);
-  // the inline user's device is upserted with the user (userUpsertCtes), or, when it is also the
-  // transaction's device, in its own statement (upsertInlineParties: one statement cannot upsert
-  // one device twice); its identifiers stay in this insert too (same source, first one wins)
-  devices.slice(body.user?.userDevice ? 1 : 0).forEach((dv, i) => {
-    ctes.push(`dv${i} AS (${deviceUpsert(p, { clientId, ...dv, seenAt: now })})`);
-  });
+  // the inline user's device is upserted with the user (userUpsertCtes), unless it is also the
+  // transaction's device; its identifiers stay in this insert too (same source, first one wins)
+  if (body.userDevice)
+    ctes.push(
+      `dv0 AS (${deviceUpsert(p, {
+        clientId,
+        userId,
+        device: body.userDevice,
+        seenAt: now,
+        earlier: oneDevice ? body.user!.userDevice : undefined,
+      })})`,
+    );
   identifiers.add(userId, identifiersFromPaymentMethods(body), "transaction");
   // Recipients are users of the client too: their payment methods are theirs for attribute blocking.
   for (const recipient of body.recipients ?? (body.recipient ? [body.recipient] : [])) {

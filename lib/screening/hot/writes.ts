@@ -1,17 +1,13 @@
-import type { PoolClient } from "pg";
-import { canonicalJson, keepFirstTimestamp } from "@/lib/merchants/upsert-merchant";
-import type { TMerchant } from "@/lib/merchants/schemas";
-import { newId, Params, RetryScreening } from "@/lib/screening/hot/sql";
+import { newId, Params } from "@/lib/screening/hot/sql";
 import type { TSubscriptionRef } from "@/lib/screening/hot/config";
 import type { TFiredRule } from "@/lib/screening/run-rules";
 import type { TWebhookEventType } from "@/lib/webhooks/event-types";
 import { WEBHOOK_DELIVERY_EVENT } from "@/lib/webhooks/emit";
-import { identifiersOfUser, normalizeIdentifier, type TIdentifier } from "@/lib/users/index-identifiers";
-import { toStoredStatus, type TUser, type TUserDevice } from "@/lib/users/schemas";
+import { normalizeIdentifier, type TIdentifier } from "@/lib/users/index-identifiers";
+import type { TUserDevice } from "@/lib/users/schemas";
 
-// Raw-SQL versions of the writes a screening makes, as statement fragments (CTEs) that the caller
-// puts into as few statements as possible. Same rows, same semantics as upsertUser, upsertMerchant,
-// upsertDevice, indexIdentifiers and emitWebhook (see those for the rules they implement).
+// The writes a screening makes, as statement fragments (CTEs) that the caller puts into as few
+// statements as possible: identifier links, devices, webhook deliveries and outbox rows, alerts.
 
 export type TIdentifierRow = { kind: string; value: string; userId: string; source: string };
 
@@ -71,7 +67,12 @@ export function deviceIdentifiers(device: TUserDevice): TIdentifier[] {
   return out;
 }
 
-/** Upsert of a device as a statement fragment: first seen kept, the rest follows the latest sighting. */
+/**
+ * The one writer of a device, as a statement fragment: first seen kept, the rest follows the latest
+ * sighting. `earlier`: the same device seen just before in the same request (an inline user's device
+ * that is also the transaction's); its fingerprint and IP address stand in for those `device` leaves
+ * out, as two upserts in a row would leave them (one statement cannot upsert one row twice).
+ */
 export function deviceUpsert(
   params: Params,
   {
@@ -79,127 +80,21 @@ export function deviceUpsert(
     userId,
     device,
     seenAt,
-  }: { clientId: string; userId: string; device: TUserDevice; seenAt: Date },
+    earlier,
+  }: { clientId: string; userId: string; device: TUserDevice; seenAt: Date; earlier?: TUserDevice },
 ): string {
+  const fingerprint = device.fingerprint ?? earlier?.fingerprint;
+  const ipAddress = device.ipAddress ?? earlier?.ipAddress;
   const keepIfUnset = (column: string, value: unknown) =>
     value === undefined ? `"${column}" = "devices"."${column}"` : `"${column}" = EXCLUDED."${column}"`;
   return (
     `INSERT INTO "devices" ("clientId", "id", "userId", "fingerprint", "ipAddress", "data", "firstSeenAt", "lastSeenAt") ` +
     `VALUES (${params.add(clientId, "text")}, ${params.add(device.id, "text")}, ${params.add(userId, "text")}, ` +
-    `${params.add(device.fingerprint ?? null, "text")}, ${params.add(device.ipAddress ?? null, "text")}, ` +
+    `${params.add(fingerprint ?? null, "text")}, ${params.add(ipAddress ?? null, "text")}, ` +
     `${params.json(device)}, ${params.add(seenAt, "timestamptz")}, ${params.add(seenAt, "timestamptz")}) ` +
     `ON CONFLICT ("clientId", "id") DO UPDATE SET "userId" = EXCLUDED."userId", ` +
-    `${keepIfUnset("fingerprint", device.fingerprint)}, ${keepIfUnset("ipAddress", device.ipAddress)}, ` +
+    `${keepIfUnset("fingerprint", fingerprint)}, ${keepIfUnset("ipAddress", ipAddress)}, ` +
     `"data" = EXCLUDED."data", "lastSeenAt" = EXCLUDED."lastSeenAt"`
-  );
-}
-
-/**
- * upsertUser in two statements at most: insert-or-lock (with the status-change row of a creation and
- * the removal of the user's phone and email links), then the update of an existing user. The user's
- * identifiers and device are added to `identifiers` / returned for the caller's next statement.
- */
-export async function upsertUserRaw(
-  db: PoolClient,
-  {
-    clientId,
-    user,
-    source,
-    identifiers,
-  }: { clientId: string; user: TUser; source: string; identifiers: IdentifierRows },
-): Promise<void> {
-  const requested = user.status ? toStoredStatus(user.status) : undefined;
-  const now = new Date();
-  const p = new Params();
-  const c = p.add(clientId, "text");
-  const u = p.add(user.id, "text");
-  const src = p.add(source, "text");
-  const first = await db.query<{ inserted: number; current: string | null }>(
-    `WITH ins AS (
-       INSERT INTO "users" ("clientId", "id", "firstName", "lastName", "email", "phone", "data", "status", "createdAt", "updatedAt")
-       VALUES (${c}, ${u}, ${p.add(user.firstName ?? null, "text")}, ${p.add(user.lastName ?? null, "text")},
-         ${p.add(user.email?.email ?? null, "text")}, ${p.add(user.phone?.phone ?? null, "text")}, ${p.json(user)},
-         ${p.add(requested ?? "active", "text")}, ${p.add(new Date(user.timestamp), "timestamptz")}, ${p.add(now, "timestamptz")})
-       ON CONFLICT DO NOTHING RETURNING "status"),
-     sc AS (
-       INSERT INTO "user_status_changes" ("id", "clientId", "userId", "fromStatus", "toStatus", "source", "details")
-       SELECT ${p.add(newId(), "text")}, ${c}, ${u}, NULL, ins."status", ${src}, '{"created":true}'::jsonb FROM ins),
-     del AS (
-       DELETE FROM "user_identifiers" WHERE "clientId" = ${c} AND "userId" = ${u} AND "kind" IN ('phone', 'email'))
-     SELECT (SELECT count(*) FROM ins)::int AS "inserted",
-       (SELECT "status" FROM "users" WHERE "clientId" = ${c} AND "id" = ${u} FOR UPDATE) AS "current"`,
-    p.values,
-  );
-  const row = first.rows[0]!;
-  if (row.inserted === 0) {
-    // created concurrently by another transaction that this statement's snapshot did not see
-    if (row.current === null) throw new RetryScreening(`user ${user.id} created concurrently`);
-    const status = requested ?? row.current;
-    const changed = status !== row.current;
-    const q = new Params();
-    const qc = q.add(clientId, "text");
-    const qu = q.add(user.id, "text");
-    await db.query(
-      `WITH upd AS (
-         UPDATE "users" SET "firstName" = ${q.add(user.firstName ?? null, "text")}, "lastName" = ${q.add(user.lastName ?? null, "text")},
-           "email" = ${q.add(user.email?.email ?? null, "text")}, "phone" = ${q.add(user.phone?.phone ?? null, "text")},
-           "data" = ${q.json(user)}, "status" = ${q.add(status, "text")}, "updatedAt" = ${q.add(now, "timestamptz")}
-           ${changed ? `, "statusReason" = NULL` : ""}
-         WHERE "clientId" = ${qc} AND "id" = ${qu})
-       ${
-         changed
-           ? `INSERT INTO "user_status_changes" ("id", "clientId", "userId", "fromStatus", "toStatus", "source")
-              VALUES (${q.add(newId(), "text")}, ${qc}, ${qu}, ${q.add(row.current, "text")}, ${q.add(status, "text")}, ${q.add(source, "text")})`
-           : "SELECT 1"
-       }`,
-      q.values,
-    );
-  }
-  identifiers.add(user.id, identifiersOfUser(user), source);
-}
-
-/**
- * upsertMerchant in one statement (insert, or lock the existing row) plus one when an existing
- * merchant changed (history row and update). The stored body keeps the first timestamp.
- */
-export async function upsertMerchantRaw(
-  db: PoolClient,
-  { clientId, merchant }: { clientId: string; merchant: TMerchant },
-): Promise<void> {
-  const now = new Date();
-  const p = new Params();
-  const c = p.add(clientId, "text");
-  const m = p.add(merchant.id, "text");
-  const first = await db.query<{ inserted: number; data: unknown; createdAt: Date | null }>(
-    `WITH ins AS (
-       INSERT INTO "merchants" ("clientId", "id", "name", "status", "organizationId", "data", "createdAt", "updatedAt")
-       VALUES (${c}, ${m}, ${p.add(merchant.name, "text")}, ${p.add(merchant.status ?? null, "text")},
-         ${p.add(merchant.organizationId ?? null, "text")}, ${p.json(merchant)},
-         ${p.add(new Date(merchant.timestamp), "timestamptz")}, ${p.add(now, "timestamptz")})
-       ON CONFLICT DO NOTHING RETURNING 1)
-     SELECT (SELECT count(*) FROM ins)::int AS "inserted", m."data", m."createdAt"
-     FROM (SELECT 1) one LEFT JOIN LATERAL (
-       SELECT "data", "createdAt" FROM "merchants" WHERE "clientId" = ${c} AND "id" = ${m} FOR UPDATE) m ON true`,
-    p.values,
-  );
-  const row = first.rows[0]!;
-  if (row.inserted === 1) return;
-  if (!row.createdAt) throw new RetryScreening(`merchant ${merchant.id} created concurrently`);
-  const kept = keepFirstTimestamp(merchant, row.createdAt);
-  // An identical resend (a retried request) is not a correction and leaves no history.
-  if (canonicalJson(row.data) === canonicalJson(kept)) return;
-  const q = new Params();
-  const qc = q.add(clientId, "text");
-  const qm = q.add(merchant.id, "text");
-  await db.query(
-    `WITH v AS (
-       INSERT INTO "merchant_versions" ("id", "clientId", "merchantId", "data", "createdAt")
-       VALUES (${q.add(newId(), "text")}, ${qc}, ${qm}, ${q.json(row.data)}, ${q.add(now, "timestamptz")}))
-     UPDATE "merchants" SET "name" = ${q.add(merchant.name, "text")}, "status" = ${q.add(merchant.status ?? null, "text")},
-       "organizationId" = ${q.add(merchant.organizationId ?? null, "text")}, "data" = ${q.json(kept)},
-       "updatedAt" = ${q.add(now, "timestamptz")}
-     WHERE "clientId" = ${qc} AND "id" = ${qm}`,
-    q.values,
   );
 }
 
