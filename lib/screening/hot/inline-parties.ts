@@ -95,8 +95,8 @@ export function partyVariables(
 
 /**
  * The upserts of the inline parties as CTEs of the caller's write (names `u`, `sc`, `ud`, `uk`, `dv`,
- * `ui` for the user, `m`, `mv` for the merchant), and `guard`, to append to the write's final
- * `SELECT 1 / …`: a division by zero unless each upsert wrote (or locked) its row.
+ * `ui` for the user, `m`, `mv` for the merchant), and `written`, the CTEs that must each return a row
+ * (abortUnlessWritten): a party changed since the read aborts the write.
  */
 export function inlinePartyCtes(
   p: Params,
@@ -116,9 +116,9 @@ export function inlinePartyCtes(
     /** false: the caller upserts the user's device itself (it is also the transaction's device). */
     withUserDevice?: boolean;
   },
-): { ctes: string[]; guard: string } {
+): { ctes: string[]; written: string[] } {
   const ctes: string[] = [];
-  const guarded: string[] = [];
+  const written: string[] = [];
   if (inline.user) {
     ctes.push(
       ...userUpsertCtes(p, {
@@ -131,13 +131,13 @@ export function inlinePartyCtes(
         withDevice: withUserDevice,
       }),
     );
-    guarded.push("u");
+    written.push("u");
   }
   if (inline.merchant) {
     ctes.push(
       ...merchantUpsertCtes(p, { clientId, merchant: inline.merchant, stored: storedMerchantOf(read), now }),
     );
-    guarded.push("m");
+    written.push("m");
   }
-  return { ctes, guard: guarded.map((name) => ` / (SELECT count(*)::int FROM ${name})`).join("") };
+  return { ctes, written };
 }

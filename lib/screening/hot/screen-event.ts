@@ -15,8 +15,8 @@ import {
   type TInlineParties,
   type TPartyRead,
 } from "@/lib/screening/hot/inline-parties";
-import { isAbortedWrite } from "@/lib/screening/hot/retry";
-import { isUniqueViolation, Params, prepared } from "@/lib/screening/hot/sql";
+import { abortUnlessWritten, retryOnConflict } from "@/lib/screening/hot/guarded-write";
+import { Params, prepared } from "@/lib/screening/hot/sql";
 import { planAggregates } from "@/lib/screening/run-rules";
 
 // POST /v1/event on the raw-SQL path. With eventRules: ONE read (the stored user and merchant and
@@ -27,8 +27,6 @@ import { planAggregates } from "@/lib/screening/run-rules";
 // the write (inline-parties.ts): the rules see the parties as the upserts leave them.
 
 type TReadRow = TPartyRead & Record<string, unknown>;
-
-const ATTEMPTS = 5;
 
 type TAnswer = TRiskAssessment | { id: string; status: "success" };
 
@@ -74,19 +72,12 @@ export async function screenEventHot({
   const pool = pgPool();
   const config = client.features.has("eventRules") ? await screeningConfig(pool, client) : null;
   // the first attempt uses the read that travelled with the key; a retried write reads again
-  let first = config ? prefetched : null;
-  for (let attempt = 1; ; attempt++) {
-    const read = first;
-    first = null;
-    try {
-      return await screenOnce(pool, { clientId: client.id, config, body, prefetched: read });
-    } catch (err) {
-      // the write was aborted as a whole: an inline party changed since the read, two first
-      // submissions of one inline user or merchant raced, a deadlock; it runs again from the read
-      if (attempt < ATTEMPTS && (isUniqueViolation(err) || isAbortedWrite(err))) continue;
-      throw err;
-    }
-  }
+  // (an inline party changed since the read, two first submissions of one inline user or merchant
+  // raced, a deadlock: the write was refused as a whole and it runs again from the read)
+  const first = config ? prefetched : null;
+  return retryOnConflict((attempt) =>
+    screenOnce(pool, { clientId: client.id, config, body, prefetched: attempt === 1 ? first : null }),
+  );
 }
 
 /** The event's columns as the write stores them (and as its virtual row in the aggregates). */
@@ -234,7 +225,7 @@ async function screenOnce(
   // identifiers) guarded by what was read.
   const parties = read
     ? inlinePartyCtes(p, { clientId, inline, source: "event", read, now })
-    : { ctes: [], guard: "" };
+    : { ctes: [], written: [] };
   ctes.unshift(...parties.ctes);
   const c = p.add(clientId, "text");
   const fields: Array<[string, string]> = [
@@ -244,7 +235,7 @@ async function screenOnce(
   ctes.push(`e AS (INSERT INTO "events" ("clientId", "id", ${fields.map(([k]) => `"${k}"`).join(", ")})
      VALUES (${c}, ${p.add(body.id, "text")}, ${fields.map(([, v]) => v).join(", ")})
      ON CONFLICT ("clientId", "id") DO UPDATE SET ${fields.map(([k]) => `"${k}" = EXCLUDED."${k}"`).join(", ")})`);
-  await db.query(`WITH ${ctes.join(",\n")} SELECT 1${parties.guard}`, p.values);
+  await db.query(`WITH ${ctes.join(",\n")} ${abortUnlessWritten(parties.written)}`, p.values);
   return answer;
 }
 

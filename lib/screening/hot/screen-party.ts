@@ -13,7 +13,8 @@ import { assessment, storedEntity, storedMerchant, type TRiskAssessment } from "
 import { screeningConfig, type THotScreening, type TScreeningConfig } from "@/lib/screening/hot/config";
 import { decide } from "@/lib/screening/hot/decide";
 import { decisionWrite } from "@/lib/screening/hot/decision-write";
-import { isUniqueViolation, newId, Params } from "@/lib/screening/hot/sql";
+import { abortUnlessWritten, retryOnConflict } from "@/lib/screening/hot/guarded-write";
+import { newId, Params } from "@/lib/screening/hot/sql";
 import {
   readSubjectWithAggregates,
   subjectReadStatement,
@@ -36,36 +37,6 @@ import { toStoredStatus, type TUser } from "@/lib/users/schemas";
 // while it still holds what the evaluation used (the user's status; the merchant's body and status),
 // and otherwise aborts the whole statement (a division by zero in its last SELECT). Either way nothing
 // is written and the screening starts again from the read.
-
-const ATTEMPTS = 5;
-
-/**
- * The write was aborted as a whole and can start again from the read: the row changed since the read
- * (division by zero, see stalenessGuard), a deadlock with a concurrent writer, a serialization failure.
- */
-function isStale(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === "22012" || code === "40P01" || code === "40001";
-}
-
-/**
- * The last SELECT of a write: 1 when the CTE `name` wrote exactly one row, else a division by zero,
- * which aborts the statement and with it every CTE (nothing written).
- */
-function stalenessGuard(name: string): string {
-  return `SELECT 1 / (SELECT count(*)::int FROM ${name}) AS "ok"`;
-}
-
-async function withRetries<T>(work: (attempt: number) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await work(attempt);
-    } catch (err) {
-      if (attempt < ATTEMPTS && (isUniqueViolation(err) || isStale(err))) continue;
-      throw err;
-    }
-  }
-}
 
 /** A parameter added on first use (a parameter the SQL never references has no type and fails). */
 function once(add: () => string): () => string {
@@ -196,7 +167,7 @@ function screenPartyHot<TBody>(
   { client, body, prefetched = null }: THotScreening<TBody, TPartyPrefetched>,
 ): Promise<TRiskAssessment> {
   const pool = pgPool();
-  return withRetries(async (attempt) =>
+  return retryOnConflict(async (attempt) =>
     once(pool, client.id, await screeningConfig(pool, client), body, attempt === 1 ? prefetched : null),
   );
 }
@@ -297,7 +268,7 @@ const screenUserOnce: TPartyScreeningOnce<TUser> = async (pool, clientId, config
   );
   const ctes = userUpsertCtes(p, { clientId, body, source: "onboard", stored, now, outcome: write.outcome });
   ctes.push(...write.ctes);
-  await pool.query(`WITH ${ctes.join(",\n")}\n${stalenessGuard("u")}`, p.values);
+  await pool.query(`WITH ${ctes.join(",\n")}\n${abortUnlessWritten(["u"])}`, p.values);
   return answer;
 };
 
@@ -313,7 +284,7 @@ export async function saveUserHot({
   source?: string;
 }): Promise<{ id: string; created: boolean }> {
   const pool = pgPool();
-  return withRetries(async () => {
+  return retryOnConflict(async () => {
     const { rows } = await pool.query<TStoredUser>(
       `SELECT "status", (extract(epoch FROM "createdAt") * 1000)::float8 AS "createdAt"
        FROM "users" WHERE "clientId" = $1 AND "id" = $2`,
@@ -329,14 +300,14 @@ export async function saveUserHot({
       now: new Date(),
       outcome: [],
     });
-    await pool.query(`WITH ${ctes.join(",\n")}\n${stalenessGuard("u")}`, p.values);
+    await pool.query(`WITH ${ctes.join(",\n")}\n${abortUnlessWritten(["u"])}`, p.values);
     return { id: user.id, created: !stored };
   });
 }
 
 /**
  * upsertUser as CTEs of one statement (`u` RETURNING one row when applied; the caller ends the
- * statement with stalenessGuard("u")): the user inserted, or updated while its status is still
+ * statement with abortUnlessWritten(["u"])): the user inserted, or updated while its status is still
  * `stored.status`; its status change; its phone and email links replaced; its device and the
  * device's links. `outcome` adds columns to the user's insert or update.
  */
@@ -503,13 +474,13 @@ const screenMerchantOnce: TPartyScreeningOnce<TMerchant> = async (
   );
   const ctes = merchantUpsertCtes(p, { clientId, merchant: body, stored, now, outcome: write.outcome });
   ctes.push(...write.ctes);
-  await pool.query(`WITH ${ctes.join(",\n")}\n${stalenessGuard("m")}`, p.values);
+  await pool.query(`WITH ${ctes.join(",\n")}\n${abortUnlessWritten(["m"])}`, p.values);
   return answer;
 };
 
 /**
  * The one writer of a merchant record, as CTEs of the caller's statement (`m` returns one row when
- * applied; the caller ends the statement with stalenessGuard("m")). A new merchant is inserted (a
+ * applied; the caller ends the statement with abortUnlessWritten(["m"])). A new merchant is inserted (a
  * concurrent creation is a unique violation: retried from the read); a changed one is updated while it
  * holds the body and status read, its replaced body appended to merchant_versions; an identical resend
  * writes only `outcome` (or, without one, locks the row while it still holds what was read). The stored
@@ -580,7 +551,7 @@ export async function saveMerchantHot({
   merchant: TMerchant;
 }): Promise<{ id: string; created: boolean }> {
   const pool = pgPool();
-  return withRetries(async () => {
+  return retryOnConflict(async () => {
     const { rows } = await pool.query<TStoredMerchant>(
       `SELECT "data", "status", (extract(epoch FROM "createdAt") * 1000)::float8 AS "createdAt",
          md5("data"::text) AS "dataHash"
@@ -590,7 +561,7 @@ export async function saveMerchantHot({
     const stored = rows[0] ?? null;
     const p = new Params();
     const ctes = merchantUpsertCtes(p, { clientId, merchant, stored, now: new Date() });
-    await pool.query(`WITH ${ctes.join(",\n")}\n${stalenessGuard("m")}`, p.values);
+    await pool.query(`WITH ${ctes.join(",\n")}\n${abortUnlessWritten(["m"])}`, p.values);
     return { id: merchant.id, created: !stored };
   });
 }

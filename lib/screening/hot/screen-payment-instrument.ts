@@ -10,7 +10,7 @@ import { assessment, storedEntity } from "@/lib/screening/assessment";
 import { screeningConfig, type TScreeningConfig, type THotScreening } from "@/lib/screening/hot/config";
 import { decide, type TDecided } from "@/lib/screening/hot/decide";
 import { decidedWrite } from "@/lib/screening/hot/decision-write";
-import { retryAborted } from "@/lib/screening/hot/retry";
+import { retryOnConflict } from "@/lib/screening/hot/guarded-write";
 import { Params } from "@/lib/screening/hot/sql";
 import {
   readSubjectWithAggregates,
@@ -180,6 +180,6 @@ export async function screenPaymentInstrumentHot({
     payload: { ...answer },
   });
   ctes.push(...webhookCtes(q, clientId, webhooks, null, new Date()));
-  await retryAborted(() => pool.query(`WITH ${ctes.join(",\n")} SELECT 1`, q.values));
+  await retryOnConflict(() => pool.query(`WITH ${ctes.join(",\n")} SELECT 1`, q.values));
   return answer;
 }

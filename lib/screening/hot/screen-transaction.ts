@@ -13,7 +13,8 @@ import {
   type TInlineParties,
   type TPartyRead,
 } from "@/lib/screening/hot/inline-parties";
-import { isUniqueViolation, newId, Params, prepared, TemplateParams } from "@/lib/screening/hot/sql";
+import { abortUnlessWritten, retryOnConflict } from "@/lib/screening/hot/guarded-write";
+import { newId, Params, prepared, TemplateParams } from "@/lib/screening/hot/sql";
 import {
   deviceIdentifiers,
   deviceUpsert,
@@ -61,12 +62,6 @@ function storedAnswer(id: string, row: TReadRow): TTransactionAssessment {
   };
 }
 
-/**
- * Raised by the write when a replaced record or an inline party changed since the read (its guard
- * matched no row), or when it deadlocked with a concurrent writer: nothing was written.
- */
-const ABORTED_WRITE = new Set(["22012", "40P01"]);
-
 export async function screenTransactionHot({
   client,
   body,
@@ -76,24 +71,17 @@ export async function screenTransactionHot({
   // a prefetched read was planned with this body for this client at these versions: its plan holds
   // the same hash, configuration and conversion
   const hash = prefetched?.plan.hash ?? bodyHash(body);
-  // both from per-process caches keyed by the versions the key read returned (no query when warm),
-  // read before any database transaction opens (the embedded database serves one connection)
+  // both from per-process caches keyed by the versions the key read returned (no query when warm)
   const config = prefetched?.plan.config ?? (await screeningConfig(pool, client));
   const fx = prefetched?.plan.fx ?? (await transactionBaseAmount(client, body));
-  for (let attempt = 0; ; attempt++) {
-    try {
-      // the prefetched read serves the first attempt only (a retry reads again)
-      if (attempt === 0 && prefetched) return await screenOnce(pool, prefetched.plan, prefetched);
-      return await screenOnce(pool, planScreening(client.id, config, fx, body, hash));
-    } catch (err) {
-      // Two first submissions of the same id (or of an inline user or merchant) raced, or a replaced
-      // record or an inline party changed between the read and the write: read again.
-      const retry =
-        isUniqueViolation(err) || ABORTED_WRITE.has((err as { code?: unknown } | null)?.code as string);
-      if (attempt < 2 && retry) continue;
-      throw err;
-    }
-  }
+  // Two first submissions of the same id (or of an inline user or merchant) raced, or a replaced
+  // record or an inline party changed between the read and the write: read again. The prefetched
+  // read serves the first attempt only.
+  return retryOnConflict((attempt) =>
+    attempt === 1 && prefetched
+      ? screenOnce(pool, prefetched.plan, prefetched)
+      : screenOnce(pool, planScreening(client.id, config, fx, body, hash)),
+  );
 }
 
 /** The inline user's device is also the transaction's device (same id): one device, seen twice. */
@@ -447,10 +435,7 @@ async function screenOnce(
   // No row written by `t` (a replace whose guard failed) or by an inline party's upsert divides by
   // zero: the statement fails as a whole (nothing of it is stored) with 22012, and the caller reads again.
   await db.query(
-    prepared(
-      `WITH ${ctes.join(",\n")} SELECT 1 / (SELECT count(*)::int FROM t)${parties.guard} AS "written"`,
-      p.values,
-    ),
+    prepared(`WITH ${ctes.join(",\n")} ${abortUnlessWritten(["t", ...parties.written])}`, p.values),
   );
   return { ...answer, transactionId: body.id, status: body.status };
 }

@@ -121,11 +121,6 @@ export class TemplateParams<I> {
   }
 }
 
-/** A SQL error the caller's retry loop handles (two first submissions of one id raced). */
-export function isUniqueViolation(err: unknown): boolean {
-  return (err as { code?: unknown } | null)?.code === "23505";
-}
-
 /** The connection (or the pool) as the part of Tx that computeAggregates and the sanctions index use (raw queries). */
 export function rawTx(db: Pick<Pool, "query"> | PoolClient): Tx {
   return {

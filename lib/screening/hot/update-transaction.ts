@@ -11,7 +11,7 @@ import { screeningConfig, type TScreeningConfig } from "@/lib/screening/hot/conf
 import { decide } from "@/lib/screening/hot/decide";
 import { decidedWrite } from "@/lib/screening/hot/decision-write";
 import type { TPartyRead } from "@/lib/screening/hot/inline-parties";
-import { retryAborted } from "@/lib/screening/hot/retry";
+import { abortUnlessWritten, retryOnConflict } from "@/lib/screening/hot/guarded-write";
 import { newId, Params, prepared, rawTx } from "@/lib/screening/hot/sql";
 import { transactionAlertCtes } from "@/lib/screening/hot/writes";
 import { planAggregates } from "@/lib/screening/run-rules";
@@ -124,12 +124,16 @@ export async function updateTransactionHot({
   const config = await screeningConfig(pool, client);
   const convert = await baseAmountConverter(client);
   // a row changed between the read and the write aborts the write (nothing written): read again
-  let first = prefetched;
-  return retryAborted(() => {
-    const read = first;
-    first = null;
-    return rescreenOnce(pool, { clientId: client.id, config, convert, body, plan, prefetched: read });
-  });
+  return retryOnConflict((attempt) =>
+    rescreenOnce(pool, {
+      clientId: client.id,
+      config,
+      convert,
+      body,
+      plan,
+      prefetched: attempt === 1 ? prefetched : null,
+    }),
+  );
 }
 
 type TReadRow = {
@@ -317,6 +321,6 @@ async function rescreenOnce(
     }),
   );
   // a row changed since the read matched nothing: division by zero aborts every CTE above
-  await pool.query(`WITH ${ctes.join(",\n")} SELECT 1 / (SELECT count(*)::int FROM upd) AS "ok"`, q.values);
+  await pool.query(`WITH ${ctes.join(",\n")} ${abortUnlessWritten(["upd"])}`, q.values);
   return { ...answer, transactionId: stored.id, status: plan.status ?? stored.status };
 }

@@ -1,5 +1,6 @@
 import { pgPool } from "@/lib/db";
 import { notFound } from "@/lib/http/errors";
+import { abortUnlessWritten, isAbortedByGuard } from "@/lib/screening/hot/guarded-write";
 import { Params } from "@/lib/screening/hot/sql";
 import { deviceIdentifiers, deviceUpsert, IdentifierRows } from "@/lib/screening/hot/writes";
 import type { TAddUserDevice } from "@/lib/users/schemas";
@@ -27,12 +28,9 @@ export async function addUserDeviceHot({
   if (identifierInsert) ctes.push(`ui AS (${identifierInsert})`);
   try {
     // no user: a division by zero aborts the statement as a whole (nothing written)
-    await pgPool().query(
-      `WITH ${ctes.join(",\n")} SELECT 1 / (SELECT count(*)::int FROM usr) AS "ok"`,
-      p.values,
-    );
+    await pgPool().query(`WITH ${ctes.join(",\n")} ${abortUnlessWritten(["usr"])}`, p.values);
   } catch (err) {
-    if ((err as { code?: unknown } | null)?.code === "22012") throw notFound("/userId", "User not found");
+    if (isAbortedByGuard(err)) throw notFound("/userId", "User not found");
     throw err;
   }
   return { id: device.id };
