@@ -1,6 +1,6 @@
 import type pg from "pg";
 
-// A bound on the named (prepared) statements each pooled connection keeps (lib/screening/hot/README.md,
+// A bound on the named (prepared) statements each pooled connection keeps (lib/screening/README.md,
 // "Named statements"). Their names are hashes of their texts, and a text changes with every client
 // configuration (a rule edit) and with the shape of a write's row lists, while a pooled connection lives
 // for hours: without a bound, the PostgreSQL backend would keep every statement (and its generic plan)

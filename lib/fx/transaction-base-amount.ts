@@ -4,7 +4,7 @@ import type { TClientContext } from "@/lib/auth/api-keys";
 import { pgPool } from "@/lib/db";
 import { fxRates } from "@/lib/fx/fx-cache";
 import { baseAmountOf, type TFxConversion } from "@/lib/fx/rates";
-import { screeningConfig } from "@/lib/screening/hot/config";
+import { screeningConfig } from "@/lib/screening/screening-config";
 
 type TConvertible = { currencyCode: string; amount: number; timestamp: number };
 

@@ -5,6 +5,7 @@ import { Prisma, type Report } from "@/lib/generated/prisma/client";
 import { ApiError } from "@/lib/http/errors";
 import type { TMerchant } from "@/lib/merchants/schemas";
 import { saveMerchant } from "@/lib/merchants/save-merchant";
+import { saveUser } from "@/lib/users/save-user";
 import { appendAudit, type TActor } from "@/lib/reports/audit";
 import { activeSchema, incompleteFor } from "@/lib/reports/goaml-xml";
 import { populateReport } from "@/lib/reports/populate-report";
@@ -13,7 +14,6 @@ import { populatedOf } from "@/lib/reports/serialize-report";
 import { screenTransaction, TX_OPTIONS } from "@/lib/screening/screen-transaction";
 import type { TTransaction } from "@/lib/transactions/schemas";
 import type { TUser } from "@/lib/users/schemas";
-import { saveUser } from "@/lib/users/save-user";
 
 const API_ACTOR: TActor = { type: "api", id: "api" };
 

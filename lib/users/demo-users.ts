@@ -1,9 +1,9 @@
 import { prisma } from "@/lib/db";
 import { saveMerchant } from "@/lib/merchants/save-merchant";
+import { saveUser } from "@/lib/users/save-user";
 import { ZMerchant } from "@/lib/merchants/schemas";
 import { ZUser } from "@/lib/users/schemas";
 import { setUserStatus } from "@/lib/users/set-user-status";
-import { saveUser } from "@/lib/users/save-user";
 
 const DAY = 86_400_000;
 

@@ -511,7 +511,7 @@ describe("a stored merchant keeps its first timestamp (interface, Merchant rule 
   });
 });
 
-describe("one read and one write (lib/screening/hot/README.md)", () => {
+describe("one read and one write (lib/screening/README.md)", () => {
   let prismaSide: TSide;
   let hotSide: TSide;
   beforeAll(async () => {

@@ -13,7 +13,7 @@ import { prepareSanctionsScreening, sanctionsWrap } from "@/lib/sanctions/prepar
 import { computeAggregates } from "@/lib/screening/aggregates";
 import { storedEntity, storedMerchant } from "@/lib/screening/assessment";
 import type { TLoadedRule } from "@/lib/screening/evaluate-rules";
-import { cachedLists, screeningConfig } from "@/lib/screening/hot/config";
+import { cachedLists, screeningConfig } from "@/lib/screening/screening-config";
 import {
   decisionInput,
   evaluateRules,

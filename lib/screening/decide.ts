@@ -10,7 +10,7 @@ import {
 } from "@/lib/sanctions/prepare-sanctions-screening";
 import type { TAggregateValue } from "@/lib/screening/aggregates";
 import type { TLoadedRule } from "@/lib/screening/evaluate-rules";
-import { rawTx } from "@/lib/screening/hot/sql";
+import { rawTx } from "@/lib/screening/sql/statements";
 import { evaluateRules, type TSubject } from "@/lib/screening/run-rules";
 import { readScreeningLinks, withLinks } from "@/lib/links/screening-links";
 

@@ -131,3 +131,14 @@ export function rawTx(db: Pick<Pool, "query"> | PoolClient): Tx {
     },
   } as unknown as Tx;
 }
+
+/** A parameter added on first use (a parameter the SQL never references has no type and fails). */
+export function once(add: () => string): () => string {
+  let placeholder: string | undefined;
+  return () => (placeholder ??= add());
+}
+
+/** A request body as the Prisma path reads it back from its jsonb column. */
+export function asStored<T>(value: T): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
+}

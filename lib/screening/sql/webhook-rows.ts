@@ -1,102 +1,11 @@
-import { newId, Params } from "@/lib/screening/hot/sql";
-import type { TSubscriptionRef } from "@/lib/screening/hot/config";
+import { newId, Params } from "@/lib/screening/sql/statements";
+import type { TSubscriptionRef } from "@/lib/screening/screening-config";
 import type { TFiredRule } from "@/lib/screening/run-rules";
 import type { TWebhookEventType } from "@/lib/webhooks/event-types";
 import { WEBHOOK_DELIVERY_EVENT } from "@/lib/webhooks/emit";
-import { normalizeIdentifier, type TIdentifier } from "@/lib/users/index-identifiers";
-import type { TUserDevice } from "@/lib/users/schemas";
 
-// The writes a screening makes, as statement fragments (CTEs) that the caller puts into as few
-// statements as possible: identifier links, devices, webhook deliveries and outbox rows, alerts.
-
-export type TIdentifierRow = { kind: string; value: string; userId: string; source: string };
-
-/** Identifier rows to insert, normalised and deduplicated (the first source wins, as sequential inserts). */
-export class IdentifierRows {
-  private readonly rows = new Map<string, TIdentifierRow>();
-  add(userId: string, identifiers: TIdentifier[], source: string): void {
-    for (const { kind, value } of identifiers) {
-      const normalized = normalizeIdentifier(kind, value);
-      if (normalized === "") continue;
-      const key = `${kind}\u0000${normalized}\u0000${userId}`;
-      if (!this.rows.has(key)) this.rows.set(key, { kind, value: normalized, userId, source });
-    }
-  }
-  /** A CTE inserting them (ON CONFLICT DO NOTHING), or null when there are none. */
-  cte(params: Params, clientId: string): string | null {
-    if (this.rows.size === 0) return null;
-    const values = params.rows(
-      [...this.rows.values()].map((r) => [
-        [clientId, "text"],
-        [r.kind, "text"],
-        [r.value, "text"],
-        [r.userId, "text"],
-        [r.source, "text"],
-      ]),
-    );
-    return `INSERT INTO "user_identifiers" ("clientId", "kind", "value", "userId", "source") VALUES ${values} ON CONFLICT DO NOTHING`;
-  }
-  /**
-   * A CTE counting one use, at `usedAt`, of each of `userId`'s identifiers (user_identifier_uses:
-   * since when a value is shared, windowed link counts), or null when there are none.
-   */
-  usesCte(params: Params, clientId: string, userId: string, usedAt: string): string | null {
-    const mine = [...this.rows.values()].filter((r) => r.userId === userId);
-    if (mine.length === 0) return null;
-    const at = params.add(usedAt, "timestamptz");
-    const values = params.rows(
-      mine.map((r) => [
-        [r.kind, "text"],
-        [r.value, "text"],
-      ]),
-    );
-    return `INSERT INTO "user_identifier_uses" AS x ("clientId", "kind", "value", "userId", "firstUsedAt", "lastUsedAt", "transactionCount")
-       SELECT ${params.add(clientId, "text")}, v."kind", v."value", ${params.add(userId, "text")}, ${at}, ${at}, 1
-       FROM (VALUES ${values}) AS v("kind", "value")
-       ON CONFLICT ("clientId", "kind", "value", "userId") DO UPDATE SET
-         "firstUsedAt" = least(x."firstUsedAt", EXCLUDED."firstUsedAt"),
-         "lastUsedAt" = greatest(x."lastUsedAt", EXCLUDED."lastUsedAt"),
-         "transactionCount" = x."transactionCount" + 1`;
-  }
-}
-
-export function deviceIdentifiers(device: TUserDevice): TIdentifier[] {
-  const out: TIdentifier[] = [];
-  if (device.ipAddress) out.push({ kind: "ipAddress", value: device.ipAddress });
-  if (device.fingerprint) out.push({ kind: "deviceFingerprint", value: device.fingerprint });
-  return out;
-}
-
-/**
- * The one writer of a device, as a statement fragment: first seen kept, the rest follows the latest
- * sighting. `earlier`: the same device seen just before in the same request (an inline user's device
- * that is also the transaction's); its fingerprint and IP address stand in for those `device` leaves
- * out, as two upserts in a row would leave them (one statement cannot upsert one row twice).
- */
-export function deviceUpsert(
-  params: Params,
-  {
-    clientId,
-    userId,
-    device,
-    seenAt,
-    earlier,
-  }: { clientId: string; userId: string; device: TUserDevice; seenAt: Date; earlier?: TUserDevice },
-): string {
-  const fingerprint = device.fingerprint ?? earlier?.fingerprint;
-  const ipAddress = device.ipAddress ?? earlier?.ipAddress;
-  const keepIfUnset = (column: string, value: unknown) =>
-    value === undefined ? `"${column}" = "devices"."${column}"` : `"${column}" = EXCLUDED."${column}"`;
-  return (
-    `INSERT INTO "devices" ("clientId", "id", "userId", "fingerprint", "ipAddress", "data", "firstSeenAt", "lastSeenAt") ` +
-    `VALUES (${params.add(clientId, "text")}, ${params.add(device.id, "text")}, ${params.add(userId, "text")}, ` +
-    `${params.add(fingerprint ?? null, "text")}, ${params.add(ipAddress ?? null, "text")}, ` +
-    `${params.json(device)}, ${params.add(seenAt, "timestamptz")}, ${params.add(seenAt, "timestamptz")}) ` +
-    `ON CONFLICT ("clientId", "id") DO UPDATE SET "userId" = EXCLUDED."userId", ` +
-    `${keepIfUnset("fingerprint", fingerprint)}, ${keepIfUnset("ipAddress", ipAddress)}, ` +
-    `"data" = EXCLUDED."data", "lastSeenAt" = EXCLUDED."lastSeenAt"`
-  );
-}
+// The webhook deliveries and outbox rows a screening writes, and a transaction's alerts with their
+// alert.created webhooks, as statement fragments (CTEs) of the screening's write.
 
 /**
  * Webhook rows of one event (emitWebhook): the event's outbox row, one delivery per subscription

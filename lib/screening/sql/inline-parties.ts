@@ -1,14 +1,12 @@
 import type { TMerchant } from "@/lib/merchants/schemas";
 import { storedEntity, storedMerchant } from "@/lib/screening/assessment";
+import { asStored, type Params } from "@/lib/screening/sql/statements";
 import {
-  asStored,
   merchantUpsertCtes,
   mergedMerchant,
-  userUpsertCtes,
   type TStoredMerchant,
-  type TStoredUser,
-} from "@/lib/screening/hot/screen-party";
-import type { Params } from "@/lib/screening/hot/sql";
+} from "@/lib/screening/sql/merchant-upsert";
+import { userUpsertCtes, type TStoredUser } from "@/lib/screening/sql/user-upsert";
 import { toStoredStatus, type TUser } from "@/lib/users/schemas";
 
 // The inline user and merchant of a transaction or an event (README.md here, "Inline user or

@@ -1,7 +1,7 @@
 import { currentRequestId } from "@/lib/ops/request-context";
-import type { TSubscriptionRef } from "@/lib/screening/hot/config";
-import { newId, type Params } from "@/lib/screening/hot/sql";
-import { webhookCtes, webhookRows, type TWebhookRows } from "@/lib/screening/hot/writes";
+import type { TSubscriptionRef } from "@/lib/screening/screening-config";
+import { newId, type Params } from "@/lib/screening/sql/statements";
+import { webhookCtes, webhookRows, type TWebhookRows } from "@/lib/screening/sql/webhook-rows";
 import type { TRiskAssessment } from "@/lib/screening/assessment";
 import type { TFxConversion } from "@/lib/fx/rates";
 import type { TListLookup } from "@/lib/lists/in-list";

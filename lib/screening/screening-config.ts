@@ -124,7 +124,7 @@ export function cachedLists(clientId: string): ReadonlyMap<string, ListIndex> | 
 }
 
 /** The arguments of a hot screening: the client, its request, the read that travelled with the key read. */
-export type THotScreening<TBody, TPrefetched> = {
+export type TScreeningRequest<TBody, TPrefetched> = {
   client: TClientContext;
   body: TBody;
   /** The read, already made with the key read for this client at its current versions. */
