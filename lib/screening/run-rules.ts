@@ -48,7 +48,7 @@ export function planAggregates(
   return { requests, compileErrors };
 }
 
-// A rule's aggregates as (name, aggregateKey) pairs: the rules of the hot path are the cached
+// A rule's aggregates as (name, aggregateKey) pairs: the rules of a screening are the cached
 // configuration's objects, so this is computed once per rule version and process, not per screening.
 const aggregateKeysByRule = new WeakMap<TLoadedRule, ReadonlyArray<readonly [string, string]>>();
 

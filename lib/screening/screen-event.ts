@@ -23,12 +23,12 @@ import { abortUnlessWritten, retryOnConflict } from "@/lib/screening/sql/guarded
 import { Params, prepared } from "@/lib/screening/sql/statements";
 import { planAggregates } from "@/lib/screening/run-rules";
 
-// POST /v1/event on the raw-SQL path. With eventRules: ONE read (the stored user and merchant and
+// POST /v1/event in raw SQL (README.md here). With eventRules: ONE read (the stored user and merchant and
 // every aggregate, the event taking part as a virtual row), the rules in memory, ONE write statement
 // (event upsert with its outcome, device, identifiers, decision, event.screened webhook rows), atomic
 // without BEGIN/COMMIT. Without eventRules: the write alone. An inline user or merchant is read with
 // the rest (a read of its own without eventRules), merged in memory and upserted by guarded CTEs of
-// the write (inline-parties.ts): the rules see the parties as the upserts leave them.
+// the write (sql/inline-parties.ts): the rules see the parties as the upserts leave them.
 
 type TReadRow = TPartyRead & Record<string, unknown>;
 

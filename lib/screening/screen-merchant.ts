@@ -3,7 +3,7 @@
 import type { TClientContext } from "@/lib/auth/api-keys";
 import type { TMerchant } from "@/lib/merchants/schemas";
 import { storedMerchant, type TRiskAssessment } from "@/lib/screening/assessment";
-import { type TScreeningRequest } from "@/lib/screening/screening-config";
+import type { TScreeningRequest } from "@/lib/screening/screening-config";
 import { abortUnlessWritten } from "@/lib/screening/sql/guarded-write";
 import {
   evaluateParty,

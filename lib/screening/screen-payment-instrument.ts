@@ -28,7 +28,7 @@ import { planAggregates } from "@/lib/screening/run-rules";
 import { identifiersFromPaymentMethods } from "@/lib/users/index-identifiers";
 import type { Tx } from "@/lib/db";
 
-// PUT /v1/paymentInstrument on the raw-SQL path: ONE read (the stored user and every aggregate; the
+// PUT /v1/paymentInstrument in raw SQL (README.md here): ONE read (the stored user and every aggregate; the
 // aggregates of an instrument read history only) when rules or wallet verification need it, the
 // rules in memory, then ONE write statement (decision, instrument upsert, identifiers, webhook rows),
 // atomic without BEGIN/COMMIT.

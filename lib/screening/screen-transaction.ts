@@ -32,12 +32,12 @@ import { identifiersFromPaymentMethods, identifiersOfUser } from "@/lib/users/in
 import type { TUserDevice } from "@/lib/users/schemas";
 import type { Tx } from "@/lib/db";
 
-// POST /v1/transaction on the raw-SQL path (README.md here). For a transaction that refers to stored
+// POST /v1/transaction in raw SQL (README.md here). For a transaction that refers to stored
 // parties: ONE read statement (idempotency, stored user and merchant, every aggregate, with the
 // screened record as a virtual row), the rules in memory, ONE write statement (record, update row,
 // devices, identifiers, inferred instruments, decision, alerts, webhook deliveries and outbox). One
 // statement is atomic by itself, so there is no BEGIN/COMMIT. An inline user or merchant is read with
-// the rest, merged in memory and upserted by CTEs of the write (inline-parties.ts).
+// the rest, merged in memory and upserted by CTEs of the write (sql/inline-parties.ts).
 // The route sends the read within the API key's statement (withClientRead, plannedTransactionRead).
 
 export type TTransactionAssessment = TRiskAssessment & { transactionId: string; status: string };
@@ -369,7 +369,7 @@ async function screenOnce(
     ["recommendedAction", p.add(answer.recommendedAction, "text")],
     ["decisionId", p.add(decisionId, "text")],
   );
-  // the inline parties' upserts, guarded (inline-parties.ts)
+  // the inline parties' upserts, guarded (sql/inline-parties.ts)
   // one statement cannot upsert one device twice: a device that is both the inline user's and the
   // transaction's is upserted once, below, as the two sightings in a row leave it
   const oneDevice = userDeviceIsTransactionDevice(body);
@@ -401,7 +401,8 @@ async function screenOnce(
          ${p.add(currentRequestId(), "text")}))`,
   ];
 
-  // Devices, identifiers (first source wins, in the order of the Prisma path), inferred instruments.
+  // Devices, identifiers (first source wins: the user's, its device's, the transaction's device's, the
+  // transaction's payment methods, its recipients'), inferred instruments.
   const identifiers = new IdentifierRows();
   if (body.user) identifiers.add(body.user.id, identifiersOfUser(body.user), "transaction");
   const devices: Array<{ userId: string; device: TUserDevice; source: string }> = [];

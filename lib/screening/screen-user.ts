@@ -2,7 +2,7 @@
 // (the user's upsert with its side rows, the decision, the outcome, user.screened).
 import type { TClientContext } from "@/lib/auth/api-keys";
 import { storedEntity, type TRiskAssessment } from "@/lib/screening/assessment";
-import { type TScreeningRequest } from "@/lib/screening/screening-config";
+import type { TScreeningRequest } from "@/lib/screening/screening-config";
 import { abortUnlessWritten } from "@/lib/screening/sql/guarded-write";
 import { toStoredStatus, type TUser } from "@/lib/users/schemas";
 import {
@@ -34,7 +34,7 @@ function userShape(body: TUser): TPartyShape<TStoredUser> {
     timestamp: body.timestamp,
     table: `"users"`,
     columns: `s."status", (extract(epoch FROM s."createdAt") * 1000)::float8 AS "createdAt"`,
-    // the request under `user`, with the stored status and first-seen createdAt (as screenUserPrisma)
+    // the request under `user`, with the stored status and first-seen createdAt
     variablesOf: (stored) => {
       const status = requested ?? stored?.status ?? "active";
       const createdAt = new Date(stored ? stored.createdAt : body.timestamp);

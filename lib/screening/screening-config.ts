@@ -116,14 +116,14 @@ export function clearScreeningConfigs(): void {
 }
 
 /**
- * The lists of the client's configuration cached by the last screeningConfig / cachedRules call
- * (undefined when evicted): runRules reads them after its caller's cachedRules, at no query.
+ * The lists of the client's configuration cached by the last screeningConfig call (undefined when
+ * evicted), at no query.
  */
 export function cachedLists(clientId: string): ReadonlyMap<string, ListIndex> | undefined {
   return byClient.get(clientId)?.lists;
 }
 
-/** The arguments of a hot screening: the client, its request, the read that travelled with the key read. */
+/** The arguments of a screening: the client, its request, the read that travelled with the key read. */
 export type TScreeningRequest<TBody, TPrefetched> = {
   client: TClientContext;
   body: TBody;

@@ -19,7 +19,7 @@ import type { TTransactionAssessment } from "@/lib/screening/screen-transaction"
 import { updatedStatus, type TTransactionUpdate } from "@/lib/transactions/schemas";
 import { identifiersFromPaymentMethods, normalizeIdentifier } from "@/lib/users/index-identifiers";
 
-// POST /v1/transaction/update on the raw-SQL path (same rows as updateTransactionPrisma).
+// POST /v1/transaction/update in raw SQL (README.md here).
 //
 // Without transactionUpdateMonitoring: ONE statement (row update, its history row, the user's new
 // identifiers). The shallow merge of the stored body is the UPDATE's own (`data || patch`), so
@@ -46,7 +46,7 @@ function updatePlan(body: TTransactionUpdate) {
       if (change[key] !== undefined) patch[key] = change[key];
     }
   }
-  // indexIdentifiers: one row per (kind, normalised value), linked to the transaction's user
+  // identifier links: one row per (kind, normalised value), linked to the transaction's user
   const identifiers = new Map<string, [string, string]>();
   for (const { kind, value } of change ? identifiersFromPaymentMethods(change) : []) {
     const normalized = normalizeIdentifier(kind, value);
@@ -305,7 +305,7 @@ async function rescreenOnce(
        RETURNING "id", "userId")`,
     ...updateSideCtes(q, clientId, body, plan),
   ];
-  // openAlerts, their webhooks, transaction.screened
+  // alerts, their webhooks, transaction.screened
   ctes.push(
     ...transactionAlertCtes(q, {
       clientId,

@@ -6,10 +6,9 @@ import { deviceIdentifiers, deviceUpsert } from "@/lib/screening/sql/device-upse
 import { IdentifierRows } from "@/lib/screening/sql/identifier-rows";
 import type { TAddUserDevice } from "@/lib/users/schemas";
 
-// POST /v1/user/device on the raw-SQL path: ONE statement after the API key read (the Prisma path:
-// BEGIN, user lookup, device lookup, upsert, identifiers, COMMIT). Same rows as upsertDevice (source
-// "device"): first seen kept, the rest follows this sighting, the IP address and fingerprint linked
-// to the user (tests/integration/user-device-equivalence.test.ts).
+// POST /v1/user/device: ONE statement after the API key read. The device (source "device"): first
+// seen kept, the rest follows this sighting, the IP address and fingerprint linked to the user
+// (tests/integration/user-device-equivalence.test.ts).
 
 /** Answers 404 when the user is unknown (then nothing is written: the statement divides by zero). */
 export async function addUserDevice({

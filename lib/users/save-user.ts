@@ -1,10 +1,10 @@
 import { pgPool } from "@/lib/db";
 import { abortUnlessWritten, retryOnConflict } from "@/lib/screening/sql/guarded-write";
 import { Params } from "@/lib/screening/sql/statements";
-import { type TUser } from "@/lib/users/schemas";
+import type { TUser } from "@/lib/users/schemas";
 import { userUpsertCtes, type TStoredUser } from "@/lib/screening/sql/user-upsert";
 
-/** POST /v1/user (no screening): upsertUser in one read and one write statement. */
+/** POST /v1/user: creates or updates the user without screening it; one read, one write statement. */
 export async function saveUser({
   clientId,
   user,

@@ -12,11 +12,11 @@ import type { TWebhookEventType } from "@/lib/webhooks/event-types";
 // as CTE fragments for the caller's ONE write statement (a statement with data-modifying CTEs is
 // atomic, so no BEGIN/COMMIT is needed):
 //
-//   - the decision: same columns and JSON as runRules' `tx.decision.create`;
+//   - the decision (rules evaluated, aggregates, the input replay needs, the response);
 //   - the subject row's outcome (riskLevel, recommendedAction, assessedAt, decisionId);
-//   - the `<subject>.screened` webhook rows (outbox + deliveries), exactly as emitWebhook writes them.
+//   - the `<subject>.screened` webhook rows (outbox + deliveries, webhook-rows.ts).
 //
-// Usage (see screen-user.ts here):
+// Usage (see screen-user.ts):
 //
 //   const p = new Params();
 //   const w = decisionWrite(p, { clientId, subject: "user", subjectId, result, input, durationMs,
@@ -75,7 +75,7 @@ export function decisionWrite(
     result: TEvaluation;
     /** decisionInput(…): what CEL saw, stored for replay. */
     input: Record<string, unknown>;
-    /** Stored as the decision's durationMs (runRules measures from before the aggregates). */
+    /** Stored as the decision's durationMs (measured from before the aggregates). */
     durationMs: number;
     /** The answer of the request: its `timestamp` is not used, `assessedAt` is. */
     answer: TRiskAssessment;

@@ -10,12 +10,13 @@ import { userUpsertCtes, type TStoredUser } from "@/lib/screening/sql/user-upser
 import { toStoredStatus, type TUser } from "@/lib/users/schemas";
 
 // The inline user and merchant of a transaction or an event (README.md here, "Inline user or
-// merchant"), folded into the screening's read and write like screen-party.ts does for its own
+// merchant"), folded into the screening's read and write like party-screening.ts does for its own
 // subject: the read returns the stored rows (aliases `u` and `m`, plus the merchant's
-// `md5(data::text)`), the rules see in memory what the upserts will store (same merge as
-// screen-party.ts), and the upserts are CTEs of the write, guarded: a new party is a plain INSERT (a
-// concurrent creation is a unique violation), a stored one is written (or, for an unchanged merchant,
-// locked) only while it still holds what was read; otherwise the statement divides by zero, nothing
+// `md5(data::text)`), the rules see in memory what the upserts will store (the same merge as the user
+// and merchant screenings), and the upserts are the one user and merchant writers (user-upsert.ts,
+// merchant-upsert.ts) as CTEs of the write, guarded: a new party is a plain INSERT (a concurrent
+// creation is a unique violation), a stored one is written (or, for an unchanged merchant, locked)
+// only while it still holds what was read; otherwise the write aborts (abortUnlessWritten), nothing
 // is written and the screening reads again.
 
 /** The columns a screening's read returns about its user and merchant. */
@@ -54,7 +55,7 @@ function storedMerchantOf(read: TPartyRead): TStoredMerchant | null {
 
 /**
  * `user` and `merchant` as the rules see them: the stored rows, and for an inline party the row its
- * upsert will leave (what the Prisma path read back after upserting it).
+ * upsert will leave.
  */
 export function partyVariables(
   read: TPartyRead,
@@ -62,7 +63,7 @@ export function partyVariables(
 ): { user?: Record<string, unknown>; merchant?: Record<string, unknown> } {
   let user: Record<string, unknown> | undefined;
   if (inline.user) {
-    // upsertUser: the status sent, else the stored one, else active; createdAt first seen
+    // the status sent, else the stored one, else active; createdAt first seen
     const stored = storedUserOf(read);
     const requested = inline.user.status ? toStoredStatus(inline.user.status) : undefined;
     user = storedEntity({

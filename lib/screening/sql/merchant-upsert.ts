@@ -6,7 +6,7 @@ import { asStored, once } from "@/lib/screening/sql/statements";
 /** What a merchant screening or save reads of the stored merchant. */
 export type TStoredMerchant = { data: unknown; status: string | null; createdAt: number; dataHash: string };
 
-/** What upsertMerchant leaves stored, from the row read before it. */
+/** What the merchant's upsert leaves stored, from the row read before it. */
 export function mergedMerchant(body: TMerchant, stored: TStoredMerchant | null) {
   if (!stored) {
     const createdAt = new Date(body.timestamp);

@@ -138,7 +138,7 @@ export function once(add: () => string): () => string {
   return () => (placeholder ??= add());
 }
 
-/** A request body as the Prisma path reads it back from its jsonb column. */
+/** A request body as it reads back from its jsonb column. */
 export function asStored<T>(value: T): Record<string, unknown> {
   return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
 }

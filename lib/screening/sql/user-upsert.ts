@@ -9,7 +9,7 @@ import { once } from "@/lib/screening/sql/statements";
 export type TStoredUser = { status: string; createdAt: number };
 
 /**
- * upsertUser as CTEs of one statement (`u` RETURNING one row when applied; the caller ends the
+ * The one writer of a user, as CTEs of one statement (`u` RETURNING one row when applied; the caller ends the
  * statement with abortUnlessWritten(["u"])): the user inserted, or updated while its status is still
  * `stored.status`; its status change; its phone and email links replaced; its device and the
  * device's links. `outcome` adds columns to the user's insert or update.
@@ -76,7 +76,7 @@ export function userUpsertCtes(
       );
   }
 
-  // replaceIdentifiers(phone, email): links no longer sent are deleted, links sent again take the new
+  // the phone and email links replaced: links no longer sent are deleted, links sent again take the new
   // source (as a delete and re-insert would), new ones are inserted below. No row is written twice.
   const links = new Map<string, [string, string]>();
   for (const { kind, value } of identifiersOfUser(body)) {
