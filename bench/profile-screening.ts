@@ -44,7 +44,7 @@ const run = Date.now().toString(36);
 const body = (i: number) => ZTransaction.parse(benchTransaction(`profile-${run}-${i}`, i));
 
 for (const [name, screen] of [
-  ["raw SQL (lib/screening/hot)", screenTransaction],
+  ["raw SQL (lib/screening)", screenTransaction],
   ["Prisma (screenTransactionPrisma)", screenTransactionPrisma],
 ] as const) {
   times.clear();

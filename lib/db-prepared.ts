@@ -7,7 +7,7 @@ import type pg from "pg";
 // ever prepared on it. Each connection keeps the names of its statements in least-recently-used order;
 // preparing one more than the cap first deallocates the least recently used one on that connection.
 
-/** Named statements kept per connection (the hot path needs a few per client configuration). */
+/** Named statements kept per connection (a screening needs a few per client configuration). */
 export const PREPARED_STATEMENTS_PER_CONNECTION = 200;
 
 type TNamedQuery = { name: string; text?: string };

@@ -1,4 +1,4 @@
-// transaction.baseAmount, computed the same way by every screening path (hot path, Prisma path,
+// transaction.baseAmount, computed the same way by every screening path (the screenings, the test oracle,
 // updates with monitoring): from the cached base currency and rate table, never a query when warm.
 import type { TClientContext } from "@/lib/auth/api-keys";
 import { pgPool } from "@/lib/db";

@@ -1,4 +1,4 @@
-// POST /v1/user/onboard and POST /v1/merchantRequest on the raw-SQL path (lib/screening/hot/screen-party.ts)
+// POST /v1/user/onboard and POST /v1/merchantRequest on the raw-SQL path (lib/screening/screen-user.ts, screen-merchant.ts)
 // against the Prisma path they replaced (screenUserPrisma, screenMerchantPrisma): two clients with the same
 // rules, history and stored rows receive the same varied users and merchants, one through each path, and
 // must end with the same answers, decisions (rules, outcomes, aggregate values) and stored rows.

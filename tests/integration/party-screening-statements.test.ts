@@ -1,6 +1,6 @@
 // Statements per user and merchant screening (issue #11: a few statements instead of dozens): every
 // statement sent to PostgreSQL by this process is counted at pg.Client#query, for the raw-SQL path
-// (lib/screening/hot/screen-party.ts) and for the Prisma path it replaced (kept for comparison).
+// (lib/screening/screen-user.ts, screen-merchant.ts) and for the Prisma path it replaced (kept for comparison).
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// PUT /v1/paymentInstrument and POST /v1/event on the raw-SQL path (lib/screening/hot) against the Prisma
+// PUT /v1/paymentInstrument and POST /v1/event on the raw-SQL path (lib/screening) against the Prisma
 // paths they replaced (screenPaymentInstrumentPrisma, screenEventPrisma): clients with the same rules,
 // users and history receive the same varied requests, one through each path, with and without the
 // rules features, and must end with the same answers, rows, decisions and webhooks.

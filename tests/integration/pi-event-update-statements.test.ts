@@ -1,6 +1,6 @@
 // Statements per /v1/transaction/update, payment-instrument and event screening (issue #11: a few
 // statements instead of dozens): every statement this process sends to PostgreSQL is counted at
-// pg.Client#query, for the raw-SQL path (lib/screening/hot) and the Prisma path it replaced.
+// pg.Client#query, for the raw-SQL path (lib/screening) and the Prisma path it replaced.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticateApiKey, type TClientContext } from "@/lib/auth/api-keys";

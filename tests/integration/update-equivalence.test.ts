@@ -1,4 +1,4 @@
-// POST /v1/transaction/update on the raw-SQL path (lib/screening/hot/update-transaction.ts) against the
+// POST /v1/transaction/update on the raw-SQL path (lib/screening/update-transaction.ts) against the
 // Prisma path it replaced (updateTransactionPrisma): clients with the same rules, history and
 // transactions receive the same varied updates, one through each path, with and without
 // transactionUpdateMonitoring, and must end with the same answers, rows, decisions and webhooks.

@@ -1,4 +1,4 @@
-// POST /v1/user/device on the raw-SQL path (lib/screening/hot/user-device.ts) against the Prisma path it
+// POST /v1/user/device on the raw-SQL path (lib/users/add-user-device.ts) against the Prisma path it
 // replaced (addUserDevicePrisma): two clients with the same users receive the same device sightings,
 // one through each path, and must end with the same answers, devices and identifier links; the raw path
 // is one statement after the API key read.

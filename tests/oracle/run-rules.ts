@@ -1,4 +1,4 @@
-// The Prisma rule run that the raw-SQL screenings replaced (lib/screening/hot/decide.ts and
+// The Prisma rule run that the raw-SQL screenings replaced (lib/screening/decide.ts and
 // decision-write.ts): reads what it needs through `tx`, evaluates, and stores the decision. Kept only for
 // the oracle screenings and the rule-engine tests. Production code never imports tests/oracle.
 import type { TClientContext } from "@/lib/auth/api-keys";
@@ -95,11 +95,11 @@ export async function runRules(
     subjectId: string;
     timestamp: number;
     variables: Record<string, unknown>;
-    /** The client's rules for the subject from the in-memory cache (lib/screening/hot/config.ts); read here when absent. */
+    /** The client's rules for the subject from the in-memory cache (lib/screening/screening-config.ts); read here when absent. */
     rules?: readonly TLoadedRule[];
     /** A transaction's conversion to the base currency (lib/fx), recorded on the decision. */
     fx?: TFxConversion;
-    /** The lists inList reads; by default the client's cached configuration's (lib/screening/hot/config.ts). */
+    /** The lists inList reads; by default the client's cached configuration's (lib/screening/screening-config.ts). */
     lists?: ReadonlyMap<string, ListIndex>;
   },
 ): Promise<TRunRulesResult> {
