@@ -48,6 +48,9 @@ export const prisma: PrismaClient = new Proxy({} as PrismaClient, {
   },
 });
 
+/** Time limits of an interactive `prisma.$transaction` that does a screening's worth of work. */
+export const TX_OPTIONS = { timeout: 20_000, maxWait: 10_000 } as const;
+
 export type Tx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
 
 /** The pg pool under Prisma, for the raw-SQL screenings (lib/screening). */

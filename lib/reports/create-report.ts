@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { TClientContext } from "@/lib/auth/api-keys";
-import { prisma, type Tx } from "@/lib/db";
+import { prisma, TX_OPTIONS, type Tx } from "@/lib/db";
 import { Prisma, type Report } from "@/lib/generated/prisma/client";
 import { ApiError } from "@/lib/http/errors";
 import type { TMerchant } from "@/lib/merchants/schemas";
@@ -11,7 +11,7 @@ import { activeSchema, incompleteFor } from "@/lib/reports/goaml-xml";
 import { populateReport } from "@/lib/reports/populate-report";
 import { readReportProfile, type TCreateReport, type TCreateReportResponse } from "@/lib/reports/schemas";
 import { populatedOf } from "@/lib/reports/serialize-report";
-import { screenTransaction, TX_OPTIONS } from "@/lib/screening/screen-transaction";
+import { screenTransaction } from "@/lib/screening/screen-transaction";
 import type { TTransaction } from "@/lib/transactions/schemas";
 import type { TUser } from "@/lib/users/schemas";
 

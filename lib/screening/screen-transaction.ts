@@ -42,8 +42,6 @@ import type { Tx } from "@/lib/db";
 
 export type TTransactionAssessment = TRiskAssessment & { transactionId: string; status: string };
 
-export const TX_OPTIONS = { timeout: 20_000, maxWait: 10_000 } as const;
-
 function response(row: { id: string; status: string }, result: TRiskAssessment): TTransactionAssessment {
   return { ...result, transactionId: row.id, status: row.status };
 }

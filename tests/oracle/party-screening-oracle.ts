@@ -3,14 +3,13 @@
 // tests (party-screening-equivalence, user-device-equivalence): same answers, decisions and stored
 // rows. Production code never imports tests/oracle.
 import type { TClientContext } from "@/lib/auth/api-keys";
-import { prisma } from "@/lib/db";
+import { prisma, TX_OPTIONS } from "@/lib/db";
 import { notFound } from "@/lib/http/errors";
 import type { TMerchant } from "@/lib/merchants/schemas";
 import { upsertMerchant } from "@/tests/oracle/upsert-merchant";
 import { assessment, storedEntity, storedMerchant, type TRiskAssessment } from "@/lib/screening/assessment";
 import { cachedRules } from "@/tests/oracle/run-rules";
 import { runRules } from "@/tests/oracle/run-rules";
-import { TX_OPTIONS } from "@/lib/screening/screen-transaction";
 import type { TAddUserDevice, TUser } from "@/lib/users/schemas";
 import { upsertDevice } from "@/tests/oracle/upsert-device";
 import { upsertUser } from "@/tests/oracle/upsert-user";

@@ -2,7 +2,7 @@
 // that the raw-SQL path replaced, kept only as the reference of the equivalence tests (pi-event-equivalence,
 // update-equivalence): same answers, decisions and stored rows. Production code never imports tests/oracle.
 import type { TClientContext } from "@/lib/auth/api-keys";
-import { prisma } from "@/lib/db";
+import { prisma, TX_OPTIONS } from "@/lib/db";
 import type { TEvent } from "@/lib/events/schemas";
 import { baseAmountConverter, withBaseAmount } from "@/lib/fx/transaction-base-amount";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -18,7 +18,7 @@ import { assessment, storedEntity, type TRiskAssessment } from "@/lib/screening/
 import { ruleVariables } from "@/tests/oracle/run-rules";
 import { cachedRules } from "@/tests/oracle/run-rules";
 import { runRules } from "@/tests/oracle/run-rules";
-import { TX_OPTIONS, type TTransactionAssessment } from "@/lib/screening/screen-transaction";
+import type { TTransactionAssessment } from "@/lib/screening/screen-transaction";
 import { updatedStatus, type TTransactionUpdate } from "@/lib/transactions/schemas";
 import { identifiersFromPaymentMethods } from "@/lib/users/index-identifiers";
 import { indexIdentifiers } from "@/tests/oracle/index-identifiers";

@@ -2,18 +2,14 @@
 // reference of the equivalence tests (tests/integration/screening-equivalence.test.ts): same answers,
 // decisions and stored rows. Production code never imports tests/oracle.
 import type { TClientContext } from "@/lib/auth/api-keys";
-import { prisma, type Tx } from "@/lib/db";
+import { prisma, TX_OPTIONS, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { transactionBaseAmount, withBaseAmount } from "@/lib/fx/transaction-base-amount";
 import type { TFxConversion } from "@/lib/fx/rates";
 import { upsertMerchant } from "@/tests/oracle/upsert-merchant";
 import { bodyHash, type TRiskAssessment } from "@/lib/screening/assessment";
 import { inferInstruments } from "@/tests/oracle/infer-instruments";
-import {
-  storedTransactionAssessment,
-  TX_OPTIONS,
-  type TTransactionAssessment,
-} from "@/lib/screening/screen-transaction";
+import { storedTransactionAssessment, type TTransactionAssessment } from "@/lib/screening/screen-transaction";
 import type { TTransaction } from "@/lib/transactions/schemas";
 import { identifiersFromPaymentMethods } from "@/lib/users/index-identifiers";
 import { indexIdentifiers } from "@/tests/oracle/index-identifiers";
