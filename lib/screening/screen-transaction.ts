@@ -1,7 +1,6 @@
-import { currentRequestId } from "@/lib/ops/request-context";
 import type { Pool } from "pg";
 import type { TClientContext, TKeyedRead } from "@/lib/auth/api-keys";
-import { pgPool } from "@/lib/db";
+import { pgPool, type Tx } from "@/lib/db";
 import { aggregateTemplate, type TAggregateInput, type TAggregateValue } from "@/lib/screening/aggregates";
 import type { TLoadedRule } from "@/lib/screening/evaluate-rules";
 import { assessment, bodyHash, type TRiskAssessment } from "@/lib/screening/assessment";
@@ -17,6 +16,7 @@ import {
   type TInlineParties,
   type TPartyRead,
 } from "@/lib/screening/sql/inline-parties";
+import { decisionCte } from "@/lib/screening/sql/decision-write";
 import { abortUnlessWritten, retryOnConflict } from "@/lib/screening/sql/guarded-write";
 import { newId, Params, prepared, TemplateParams } from "@/lib/screening/sql/statements";
 import { deviceIdentifiers, deviceUpsert } from "@/lib/screening/sql/device-upsert";
@@ -30,7 +30,6 @@ import { decisionInput, planAggregates } from "@/lib/screening/run-rules";
 import type { TTransaction } from "@/lib/transactions/schemas";
 import { identifiersFromPaymentMethods, identifiersOfUser } from "@/lib/users/index-identifiers";
 import type { TUserDevice } from "@/lib/users/schemas";
-import type { Tx } from "@/lib/db";
 
 // POST /v1/transaction in raw SQL (README.md here). For a transaction that refers to stored
 // parties: ONE read statement (idempotency, stored user and merchant, every aggregate, with the
@@ -350,7 +349,6 @@ async function screenOnce(
     compileErrors: plan.plan.compileErrors,
   });
   const answer: TRiskAssessment = assessment(body.id, result, now);
-  const { riskLevel, recommendedAction, triggered, evaluated, aggregatesByVersion } = result;
   const durationMs = performance.now() - started;
 
   // The write: one statement, all or nothing.
@@ -390,13 +388,23 @@ async function screenOnce(
            WHERE "clientId" = ${c} AND "id" = ${id} AND "bodyHash" = ${p.add(replacedHash, "text")} RETURNING 1)`,
     `tu AS (INSERT INTO "transaction_updates" ("id", "clientId", "transactionId", "status", "type", "source", "occurredAt")
        VALUES (${p.add(newId(), "text")}, ${c}, ${id}, ${p.add(body.status, "text")}, '${replacedHash === null ? "submitted" : "resubmitted"}', 'api', ${occurredAt}))`,
-    `d AS (INSERT INTO "decisions" ("id", "clientId", "subjectType", "subjectId", "riskLevel", "recommendedAction",
-         "evaluated", "aggregates", "input", "response", "durationMs", "requestId")
-       VALUES (${p.add(decisionId, "text")}, ${c}, 'transaction', ${id}, ${p.add(riskLevel, "text")},
-         ${p.add(recommendedAction, "text")}, ${p.json(evaluated)}, ${p.json(aggregatesByVersion)},
-         ${p.json(decisionInput({ variables, aggregates: aggregatesByVersion, timestamp: body.timestamp, fx, lookups, links }))},
-         ${p.json({ riskLevel, recommendedAction, triggered })}, ${p.add(durationMs, "float8")},
-         ${p.add(currentRequestId(), "text")}))`,
+    decisionCte(p, {
+      name: "d",
+      did: p.add(decisionId, "text"),
+      c,
+      subject: "transaction",
+      id,
+      result,
+      input: decisionInput({
+        variables,
+        aggregates: result.aggregatesByVersion,
+        timestamp: body.timestamp,
+        fx,
+        lookups,
+        links,
+      }),
+      durationMs,
+    }),
   ];
 
   // Devices, identifiers (first source wins: the user's, its device's, the transaction's device's, the

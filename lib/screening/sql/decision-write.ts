@@ -53,6 +53,42 @@ export type TDecisionWrite = {
   outcome: Array<[string, string]>;
 };
 
+/**
+ * The one writer of a decision, as the CTE `name`: the rules evaluated, the aggregate values, the input
+ * replay needs, the response, the time taken and the request id. `did`, `c`, `id`: the placeholders of
+ * the decision id, the client id and the subject id.
+ */
+export function decisionCte(
+  p: Params,
+  {
+    name,
+    did,
+    c,
+    subject,
+    id,
+    result,
+    input,
+    durationMs,
+  }: {
+    name: string;
+    did: string;
+    c: string;
+    subject: TSubject;
+    id: string;
+    result: TEvaluation;
+    input: Record<string, unknown>;
+    durationMs: number;
+  },
+): string {
+  const { riskLevel, recommendedAction, triggered, evaluated, aggregatesByVersion } = result;
+  return `${name} AS (INSERT INTO "decisions" ("id", "clientId", "subjectType", "subjectId", "riskLevel", "recommendedAction",
+         "evaluated", "aggregates", "input", "response", "durationMs", "requestId")
+       VALUES (${did}, ${c}, ${p.add(subject, "text")}, ${id}, ${p.add(riskLevel, "text")},
+         ${p.add(recommendedAction, "text")}, ${p.json(evaluated)}, ${p.json(aggregatesByVersion)}, ${p.json(input)},
+         ${p.json({ riskLevel, recommendedAction, triggered })}, ${p.add(durationMs, "float8")},
+         ${p.add(currentRequestId(), "text")}))`;
+}
+
 export function decisionWrite(
   p: Params,
   {
@@ -95,15 +131,7 @@ export function decisionWrite(
   const c = p.add(clientId, "text");
   const id = p.add(subjectId, "text");
   const did = p.add(decisionId, "text");
-  const { riskLevel, recommendedAction, triggered, evaluated, aggregatesByVersion } = result;
-  const ctes = [
-    `dec AS (INSERT INTO "decisions" ("id", "clientId", "subjectType", "subjectId", "riskLevel", "recommendedAction",
-         "evaluated", "aggregates", "input", "response", "durationMs", "requestId")
-       VALUES (${did}, ${c}, ${p.add(subject, "text")}, ${id}, ${p.add(riskLevel, "text")},
-         ${p.add(recommendedAction, "text")}, ${p.json(evaluated)}, ${p.json(aggregatesByVersion)}, ${p.json(input)},
-         ${p.json({ riskLevel, recommendedAction, triggered })}, ${p.add(durationMs, "float8")},
-         ${p.add(currentRequestId(), "text")}))`,
-  ];
+  const ctes = [decisionCte(p, { name: "dec", did, c, subject, id, result, input, durationMs })];
   // (no parameter is added that the statement would not reference: it would have no type)
   const outcome: Array<[string, string]> =
     subjectRow === "none"
