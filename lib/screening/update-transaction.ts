@@ -17,7 +17,8 @@ import { transactionAlertCtes } from "@/lib/screening/sql/webhook-rows";
 import { planAggregates } from "@/lib/screening/run-rules";
 import type { TTransactionAssessment } from "@/lib/screening/screen-transaction";
 import { updatedStatus, type TTransactionUpdate } from "@/lib/transactions/schemas";
-import { identifiersFromPaymentMethods, normalizeIdentifier } from "@/lib/users/index-identifiers";
+import { identifiersFromPaymentMethods } from "@/lib/users/index-identifiers";
+import { rowUserIdentifiersCte } from "@/lib/screening/sql/identifier-rows";
 
 // POST /v1/transaction/update in raw SQL (README.md here).
 //
@@ -46,17 +47,12 @@ function updatePlan(body: TTransactionUpdate) {
       if (change[key] !== undefined) patch[key] = change[key];
     }
   }
-  // identifier links: one row per (kind, normalised value), linked to the transaction's user
-  const identifiers = new Map<string, [string, string]>();
-  for (const { kind, value } of change ? identifiersFromPaymentMethods(change) : []) {
-    const normalized = normalizeIdentifier(kind, value);
-    if (normalized !== "") identifiers.set(`${kind}\u0000${normalized}`, [kind, normalized]);
-  }
   return {
     status,
     patch,
     change,
-    identifiers: [...identifiers.values()],
+    // linked to the transaction's user (rowUserIdentifiersCte)
+    identifiers: change ? identifiersFromPaymentMethods(change) : [],
     type: body.type ?? body.feedback?.type,
     description: body.description ?? body.feedback?.description,
     occurredAt: new Date(body.timestamp ?? body.feedback?.createdAt ?? Date.now()),
@@ -76,17 +72,13 @@ function updateSideCtes(p: Params, clientId: string, body: TTransactionUpdate, p
          ${p.json(plan.change ?? null)}, ${p.add(plan.occurredAt, "timestamptz")}
        FROM upd)`,
   ];
-  if (plan.identifiers.length) {
-    const values = p.rows(
-      plan.identifiers.map(([kind, value]) => [
-        [kind, "text"],
-        [value, "text"],
-      ]),
-    );
-    ctes.push(`ui AS (INSERT INTO "user_identifiers" ("clientId", "kind", "value", "userId", "source")
-       SELECT ${c}, v."kind", v."value", upd."userId", 'transaction' FROM upd, (VALUES ${values}) AS v("kind", "value")
-       WHERE upd."userId" IS NOT NULL ON CONFLICT DO NOTHING)`);
-  }
+  const identifiers = rowUserIdentifiersCte(p, {
+    clientId,
+    identifiers: plan.identifiers,
+    source: "transaction",
+    from: "upd",
+  });
+  if (identifiers) ctes.push(`ui AS (${identifiers})`);
   return ctes;
 }
 
