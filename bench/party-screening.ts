@@ -18,10 +18,12 @@ const { createClient } = await import("@/lib/clients/create-client");
 const { authenticateApiKey } = await import("@/lib/auth/api-keys");
 const { importRules } = await import("@/lib/rules/import-rules");
 const { DEMO_RULES } = await import("@/lib/rules/demo-rules");
-const { screenUser, screenUserPrisma } = await import("@/lib/screening/screen-user");
-const { screenMerchant, screenMerchantPrisma } = await import("@/lib/screening/screen-merchant");
+const { screenUser } = await import("@/lib/screening/screen-user");
+const { screenUserPrisma, screenMerchantPrisma, saveUserPrisma } =
+  await import("@/tests/oracle/party-screening-oracle");
+const { screenMerchant } = await import("@/lib/screening/screen-merchant");
 const { ZUser } = await import("@/lib/users/schemas");
-const { saveUser, saveUserPrisma } = await import("@/lib/users/save-user");
+const { saveUser } = await import("@/lib/users/save-user");
 const { ZMerchant } = await import("@/lib/merchants/schemas");
 
 let statements = 0;

@@ -18,10 +18,11 @@ const { createClient } = await import("@/lib/clients/create-client");
 const { authenticateApiKey } = await import("@/lib/auth/api-keys");
 const { importRules } = await import("@/lib/rules/import-rules");
 const { DEMO_RULES } = await import("@/lib/rules/demo-rules");
-const { updateTransaction, updateTransactionPrisma } = await import("@/lib/screening/update-transaction");
-const { screenPaymentInstrument, screenPaymentInstrumentPrisma } =
-  await import("@/lib/screening/screen-payment-instrument");
-const { screenEvent, screenEventPrisma } = await import("@/lib/screening/screen-event");
+const { updateTransaction } = await import("@/lib/screening/update-transaction");
+const { updateTransactionPrisma, screenPaymentInstrumentPrisma, screenEventPrisma } =
+  await import("@/tests/oracle/pi-event-update-oracle");
+const { screenPaymentInstrument } = await import("@/lib/screening/screen-payment-instrument");
+const { screenEvent } = await import("@/lib/screening/screen-event");
 const { ZTransactionUpdate } = await import("@/lib/transactions/schemas");
 const { ZPaymentInstrumentRequest } = await import("@/lib/payment-instruments/schemas");
 const { ZEvent } = await import("@/lib/events/schemas");

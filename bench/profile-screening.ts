@@ -16,7 +16,8 @@ const { apiKey } = JSON.parse(readFileSync(path.resolve(".data/bench-state.json"
   apiKey: string;
 };
 const { authenticateApiKey } = await import("@/lib/auth/api-keys");
-const { screenTransaction, screenTransactionPrisma } = await import("@/lib/screening/screen-transaction");
+const { screenTransaction } = await import("@/lib/screening/screen-transaction");
+const { screenTransactionPrisma } = await import("@/tests/oracle/screen-transaction-oracle");
 const { ZTransaction } = await import("@/lib/transactions/schemas");
 const { pgPool } = await import("@/lib/db");
 
@@ -43,7 +44,7 @@ const run = Date.now().toString(36);
 const body = (i: number) => ZTransaction.parse(benchTransaction(`profile-${run}-${i}`, i));
 
 for (const [name, screen] of [
-  ["raw SQL (lib/screening/hot)", screenTransaction],
+  ["raw SQL (lib/screening)", screenTransaction],
   ["Prisma (screenTransactionPrisma)", screenTransactionPrisma],
 ] as const) {
   times.clear();

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type pg from "pg";
 import { boundedCache } from "@/lib/cache/bounded-cache";
 
-// A bound on the named (prepared) statements each pooled connection keeps (lib/screening/hot/README.md,
+// A bound on the named (prepared) statements each pooled connection keeps (lib/screening/README.md,
 // "Named statements"). Their names are hashes of their texts, and a text changes with every client
 // configuration (a rule edit) and with the shape of a write's row lists, while a pooled connection lives
 // for hours: without a bound, the PostgreSQL backend would keep every statement (and its generic plan)
@@ -17,7 +17,7 @@ export function statementName(text: string, prefix = "rss_"): string {
   return `${prefix}${createHash("sha1").update(text).digest("base64url")}`;
 }
 
-/** Named statements kept per connection (the hot path needs a few per client configuration). */
+/** Named statements kept per connection (a screening needs a few per client configuration). */
 export const PREPARED_STATEMENTS_PER_CONNECTION = 200;
 
 type TNamedQuery = { name: string; text?: string };

@@ -18,7 +18,7 @@ function client(): PrismaClient {
       "DATABASE_URL is not set. Use `npm run dev` / `npm start`, which start the embedded database, or set DATABASE_URL.",
     );
   }
-  // One pool for both: Prisma and the raw-SQL screening path (lib/screening/hot) share the connection
+  // One pool for both: Prisma and the raw-SQL screening path (lib/screening) share the connection
   // budget (the embedded database serves a single connection).
   // A database that does not answer (not even a refusal) fails requests after CONNECT_TIMEOUT_MS
   // (503, lib/http/db-unavailable.ts) instead of holding them forever.
@@ -30,7 +30,7 @@ function client(): PrismaClient {
   });
   // An idle connection dropped by the server (restart, DROP DATABASE ... FORCE) is replaced on next use.
   pool.on("error", () => undefined);
-  // named statements of the hot path: a bounded number per connection (lib/db-prepared.ts)
+  // named statements of the screenings: a bounded number per connection (lib/db-prepared.ts)
   pool.on("connect", (c) =>
     capPreparedStatements(c, undefined, { named: env.DATABASE_PREPARED_STATEMENTS === "on" }),
   );
@@ -48,9 +48,12 @@ export const prisma: PrismaClient = new Proxy({} as PrismaClient, {
   },
 });
 
+/** Time limits of an interactive `prisma.$transaction` that does a screening's worth of work. */
+export const TX_OPTIONS = { timeout: 20_000, maxWait: 10_000 } as const;
+
 export type Tx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
 
-/** The pg pool under Prisma, for the raw-SQL hot path (lib/screening/hot). */
+/** The pg pool under Prisma, for the raw-SQL screenings (lib/screening). */
 export function pgPool(): pg.Pool {
   client();
   return globalForPrisma.pgPool!;

@@ -162,7 +162,7 @@ const keyedStatements = boundedCache<{ name: string; text: string }>(500);
 
 /**
  * The statement of the key read with a caller's SELECT, as a named statement (planned once per
- * connection): see `prepared` in lib/screening/hot/sql.ts. The read's columns come next to the
+ * connection): see `prepared` in lib/screening/sql/statements.ts. The read's columns come next to the
  * key's: it must not name one of TKeyRow's.
  */
 function keyedStatement(select: string): { name: string; text: string } {

@@ -59,7 +59,6 @@ export async function escalateCase(
         id: reportId,
         body,
         now: new Date(),
-        storedFirst: true,
         actor: { type: "dashboard", id: actor.id },
       });
       await settleAlerts(tx, {

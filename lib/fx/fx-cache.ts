@@ -1,5 +1,5 @@
 // The process's exchange-rate table, cached under the global dataset version "fx" (bumped by every
-// import in its transaction, read with the API key: lib/screening/hot/README.md "To add a cache").
+// import in its transaction, read with the API key: lib/screening/README.md "To add a cache").
 import type { Pool, PoolClient } from "pg";
 import type { TClientContext } from "@/lib/clients/client-context";
 import { buildFxTable, type TFxTable } from "@/lib/fx/rates";

@@ -1,10 +1,10 @@
-// transaction.baseAmount, computed the same way by every screening path (hot path, Prisma path,
+// transaction.baseAmount, computed the same way by every screening path (the screenings, the test oracle,
 // updates with monitoring): from the cached base currency and rate table, never a query when warm.
 import type { TClientContext } from "@/lib/clients/client-context";
 import { pgPool } from "@/lib/db";
 import { fxRates } from "@/lib/fx/fx-cache";
 import { baseAmountOf, type TFxConversion } from "@/lib/fx/rates";
-import { screeningConfig } from "@/lib/screening/hot/config";
+import { screeningConfig } from "@/lib/screening/screening-config";
 
 type TConvertible = { currencyCode: string; amount: number; timestamp: number };
 

@@ -2,14 +2,13 @@
 // fraud, and a rule on user links that opens their cases, so the network view has something to show
 // on first run.
 import { loadClientContext } from "@/lib/clients/client-context";
-import { prisma } from "@/lib/db";
 import { importRules } from "@/lib/rules/import-rules";
 import type { TRuleDefinition } from "@/lib/rules/schemas";
 import { screenTransaction } from "@/lib/screening/screen-transaction";
 import { updateTransaction } from "@/lib/screening/update-transaction";
 import { ZTransaction } from "@/lib/transactions/schemas";
 import { ZUser } from "@/lib/users/schemas";
-import { upsertUser } from "@/lib/users/upsert-user";
+import { saveUser } from "@/lib/users/save-user";
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -62,19 +61,17 @@ function payout(id: string, userId: string, fingerprint: string, timestamp: numb
 
 export async function seedDemoLinks(clientId: string): Promise<void> {
   const now = Date.now();
-  await prisma.$transaction(async (tx) => {
-    for (const [i, u] of DEMO_RING.users.entries()) {
-      const user = ZUser.parse({
-        id: u.id,
-        timestamp: now - (21 - i) * DAY,
-        firstName: u.firstName,
-        lastName: u.lastName,
-        email: { email: `${u.firstName.toLowerCase()}.${u.lastName.toLowerCase()}@example.com` },
-        address: { postalCode: "00100", country: "KE", city: "Nairobi" },
-      });
-      await upsertUser(tx, { clientId, user, source: "api" });
-    }
-  });
+  for (const [i, u] of DEMO_RING.users.entries()) {
+    const user = ZUser.parse({
+      id: u.id,
+      timestamp: now - (21 - i) * DAY,
+      firstName: u.firstName,
+      lastName: u.lastName,
+      email: { email: `${u.firstName.toLowerCase()}.${u.lastName.toLowerCase()}@example.com` },
+      address: { postalCode: "00100", country: "KE", city: "Nairobi" },
+    });
+    await saveUser({ clientId, user });
+  }
   const client = await loadClientContext(clientId, "seed");
   // Ten days ago each member paid out to the shared account from its device: the links form.
   for (const [i, u] of DEMO_RING.users.entries()) {

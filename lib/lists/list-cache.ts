@@ -1,5 +1,5 @@
 // Per-process indexes of the client lists that rules read, rebuilt only when a list's version changes.
-// The lists' versions arrive with the screening configuration (lib/screening/hot/config.ts, one
+// The lists' versions arrive with the screening configuration (lib/screening/screening-config.ts, one
 // statement, reloaded when clients.configVersion changes: every list change bumps it through the
 // triggers of migration 20261125031000_lists), so a warm screening costs no query for lists.
 import type { Pool, PoolClient } from "pg";

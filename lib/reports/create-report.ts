@@ -1,19 +1,19 @@
 import { randomUUID } from "node:crypto";
 import type { TClientContext } from "@/lib/clients/client-context";
-import { prisma, type Tx } from "@/lib/db";
+import { prisma, TX_OPTIONS, type Tx } from "@/lib/db";
 import { Prisma, type Report } from "@/lib/generated/prisma/client";
 import { DomainError } from "@/lib/errors/domain-error";
 import type { TMerchant } from "@/lib/merchants/schemas";
-import { upsertMerchant } from "@/lib/merchants/upsert-merchant";
+import { saveMerchant } from "@/lib/merchants/save-merchant";
+import { saveUser } from "@/lib/users/save-user";
 import { appendAudit, type TActor } from "@/lib/reports/audit";
 import { activeSchema, incompleteFor } from "@/lib/reports/goaml-xml";
 import { populateReport } from "@/lib/reports/populate-report";
 import { readReportProfile, type TCreateReport, type TCreateReportResponse } from "@/lib/reports/schemas";
 import { populatedOf } from "@/lib/reports/serialize-report";
-import { screenTransaction, TX_OPTIONS } from "@/lib/screening/screen-transaction";
+import { screenTransaction } from "@/lib/screening/screen-transaction";
 import type { TTransaction } from "@/lib/transactions/schemas";
 import type { TUser } from "@/lib/users/schemas";
-import { upsertUser } from "@/lib/users/upsert-user";
 
 const API_ACTOR: TActor = { type: "api", id: "api" };
 
@@ -79,9 +79,9 @@ async function checkReferences(clientId: string, body: TCreateReport): Promise<v
     );
 }
 
-async function storeInlineParties(tx: Tx, clientId: string, body: TCreateReport): Promise<void> {
-  if (body.user) await upsertUser(tx, { clientId, user: body.user, source: "report" });
-  if (body.merchant) await upsertMerchant(tx, { clientId, merchant: body.merchant });
+async function storeInlineParties(clientId: string, body: TCreateReport): Promise<void> {
+  if (body.user) await saveUser({ clientId, user: body.user, source: "report" });
+  if (body.merchant) await saveMerchant({ clientId, merchant: body.merchant });
 }
 
 /** Writes a draft populated from stored entities; also used by a case escalation (with its officer as actor). */
@@ -92,12 +92,9 @@ export async function insertReport(
     id,
     body,
     now,
-    storedFirst,
     actor = API_ACTOR,
-  }: { clientId: string; id: string; body: TCreateReport; now: Date; storedFirst: boolean; actor?: TActor },
+  }: { clientId: string; id: string; body: TCreateReport; now: Date; actor?: TActor },
 ): Promise<Report> {
-  if (!storedFirst) await storeInlineParties(tx, clientId, body);
-
   const client = await tx.client.findUniqueOrThrow({
     where: { id: clientId },
     select: { reportingProfile: true },
@@ -219,8 +216,8 @@ export async function insertReport(
  * - Referenced ids must exist for the client (404 naming each missing path).
  * - Inline transactions are screened and stored exactly as POST /v1/transaction would (assessment, alerts,
  *   webhooks) before the draft is written, so the report refers to ordinary stored transactions. The inline
- *   user and merchant are stored in the same database transaction as the report, or just before the
- *   inline transactions are screened when there are some.
+ *   user and merchant are stored first (as POST /v1/user would, source "report"), before the inline
+ *   transactions are screened and the draft is written.
  */
 export async function createReport({
   client,
@@ -238,12 +235,11 @@ export async function createReport({
   }
   await checkReferences(clientId, body);
   // Inline transactions are screened against the stored user and merchant, so those are stored first.
-  const storedFirst = !!body.transactions?.length && !!(body.user ?? body.merchant);
-  if (storedFirst) await prisma.$transaction((tx) => storeInlineParties(tx, clientId, body), TX_OPTIONS);
+  await storeInlineParties(clientId, body);
   for (const transaction of body.transactions ?? []) await screenTransaction({ client, body: transaction });
   try {
     const row = await prisma.$transaction(
-      (tx) => insertReport(tx, { clientId, id, body, now: new Date(), storedFirst }),
+      (tx) => insertReport(tx, { clientId, id, body, now: new Date() }),
       TX_OPTIONS,
     );
     return createdResponse(row);

@@ -7,7 +7,7 @@ import { ZCreateReport, type TReportProfile } from "@/lib/reports/schemas";
 import { screenTransaction } from "@/lib/screening/screen-transaction";
 import { ZTransaction } from "@/lib/transactions/schemas";
 import { ZUser } from "@/lib/users/schemas";
-import { upsertUser } from "@/lib/users/upsert-user";
+import { saveUser } from "@/lib/users/save-user";
 
 // Demo reporting: a complete reporting profile, two templates, and drafts that miss only what a KYC file
 // would add (birthdate, occupation), for the dashboard and the browser tests. The profile's lookup codes are codes
@@ -124,10 +124,8 @@ export async function seedDemoReports(clientId: string): Promise<void> {
     phone: { phone: "+254722333444", country: "KE" },
     address: { postalCode: "40100", country: "KE", city: "Kisumu" },
   });
-  await prisma.$transaction(async (tx) => {
-    await upsertUser(tx, { clientId, user, source: "api" });
-    await upsertUser(tx, { clientId, user: second, source: "api" });
-  });
+  await saveUser({ clientId, user });
+  await saveUser({ clientId, user: second });
   const transactions = [0, 1].map((i) =>
     ZTransaction.parse({
       id: `demo-report-tx-${i + 1}`,

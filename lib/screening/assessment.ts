@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import type { Tx } from "@/lib/db";
 import { canonicalJson } from "@/lib/json/canonical-json";
 import { RISK_LEVELS } from "@/lib/risk/risk-levels";
 
@@ -77,34 +76,4 @@ export function storedMerchant(
 ): Record<string, unknown> | undefined {
   const entity = storedEntity(row);
   return entity && { ...entity, timestamp: row!.createdAt.getTime() };
-}
-
-/**
- * The CEL variables of a screening: the subject under its own name (`{ transaction: body }`) plus the
- * stored user and merchant it refers to, left out (so `has()` is false) when not stored.
- */
-export async function ruleVariables(
-  tx: Tx,
-  {
-    clientId,
-    userId,
-    merchantId,
-    subject,
-  }: {
-    clientId: string;
-    userId?: string | null;
-    merchantId?: string | null;
-    subject: Record<string, unknown>;
-  },
-): Promise<Record<string, unknown>> {
-  const [user, merchant] = await Promise.all([
-    userId ? tx.user.findUnique({ where: { clientId_id: { clientId, id: userId } } }) : null,
-    merchantId ? tx.merchant.findUnique({ where: { clientId_id: { clientId, id: merchantId } } }) : null,
-  ]);
-  const variables: Record<string, unknown> = { ...subject };
-  const storedUser = storedEntity(user);
-  const merchantVariable = storedMerchant(merchant);
-  if (storedUser) variables.user = storedUser;
-  if (merchantVariable) variables.merchant = merchantVariable;
-  return variables;
 }

@@ -1,62 +1,70 @@
+// POST /v1/merchantRequest: one read (the stored merchant, every aggregate), the rules in memory, one
+// write (the merchant's upsert with its history row, the decision, the outcome, merchant.screened).
 import type { TClientContext } from "@/lib/auth/api-keys";
-import { prisma } from "@/lib/db";
-import { cachedRules } from "@/lib/screening/hot/config";
 import type { TMerchant } from "@/lib/merchants/schemas";
-import { upsertMerchant } from "@/lib/merchants/upsert-merchant";
-import { assessment, storedMerchant, type TRiskAssessment } from "@/lib/screening/assessment";
-import { screenMerchantHot } from "@/lib/screening/hot/screen-party";
-import { runRules } from "@/lib/screening/run-rules";
-import { TX_OPTIONS } from "@/lib/screening/screen-transaction";
-import { emitWebhookEvent } from "@/lib/webhooks/emit";
-import { webhookPayload } from "@/lib/webhooks/payloads";
+import { storedMerchant, type TRiskAssessment } from "@/lib/screening/assessment";
+import type { TScreeningRequest } from "@/lib/screening/screening-config";
+import { abortUnlessWritten } from "@/lib/screening/sql/guarded-write";
+import {
+  evaluateParty,
+  plannedPartyRead,
+  screenParty,
+  type TPartyPrefetched,
+  type TPartyScreeningOnce,
+  type TPartyShape,
+} from "@/lib/screening/party-screening";
+import {
+  mergedMerchant,
+  merchantUpsertCtes,
+  type TStoredMerchant,
+} from "@/lib/screening/sql/merchant-upsert";
 
-/** Merchant risk assessment: stores the merchant record (with history) and screens it. */
-/** The raw-SQL path (lib/screening/hot/screen-party.ts): one read, one write statement. */
-export async function screenMerchant(args: {
-  client: TClientContext;
-  body: TMerchant;
-}): Promise<TRiskAssessment> {
-  return screenMerchantHot(args);
+/** The read of a merchant screening as it travels with the API key read (POST /v1/merchantRequest). */
+export function plannedMerchantRead(guess: TClientContext, body: TMerchant) {
+  return plannedPartyRead(guess, merchantShape(body));
 }
 
-/** The Prisma path it replaced, kept callable for the equivalence test. */
-export async function screenMerchantPrisma({
-  client,
+export async function screenMerchant(
+  args: TScreeningRequest<TMerchant, TPartyPrefetched>,
+): Promise<TRiskAssessment> {
+  return screenParty(screenMerchantOnce, args);
+}
+
+function merchantShape(body: TMerchant): TPartyShape<TStoredMerchant> {
+  return {
+    subject: "merchant",
+    subjectId: body.id,
+    timestamp: body.timestamp,
+    table: `"merchants"`,
+    columns: `s."data", s."status", (extract(epoch FROM s."createdAt") * 1000)::float8 AS "createdAt",
+      md5(s."data"::text) AS "dataHash"`,
+    // the stored record: its `timestamp` is the first one received for the id (Merchant rule 2)
+    variablesOf: (stored) => {
+      const { data, status, createdAt } = mergedMerchant(body, stored);
+      return { merchant: storedMerchant({ data, status, createdAt })! };
+    },
+    storedFields: ["status", "createdAt", "timestamp"],
+  };
+}
+
+const screenMerchantOnce: TPartyScreeningOnce<TMerchant> = async (
+  pool,
+  clientId,
+  config,
   body,
-}: {
-  client: TClientContext;
-  body: TMerchant;
-}): Promise<TRiskAssessment> {
-  const clientId = client.id;
-  const rules = await cachedRules(client, "merchant");
-  return prisma.$transaction(async (tx) => {
-    const now = new Date();
-    await upsertMerchant(tx, { clientId, merchant: body });
-    const stored = await tx.merchant.findUniqueOrThrow({ where: { clientId_id: { clientId, id: body.id } } });
-    const result = await runRules(tx, {
-      clientId,
-      rules,
-      subject: "merchant",
-      subjectId: body.id,
-      timestamp: body.timestamp,
-      // the stored record: its `timestamp` is the first one received for the id (Merchant rule 2)
-      variables: { merchant: storedMerchant(stored)! },
-    });
-    const answer = assessment(body.id, result, now);
-    await tx.merchant.update({
-      where: { clientId_id: { clientId, id: body.id } },
-      data: {
-        riskLevel: answer.riskLevel,
-        recommendedAction: answer.recommendedAction,
-        assessedAt: now,
-        decisionId: result.decisionId,
-      },
-    });
-    await emitWebhookEvent(tx, {
-      clientId,
-      event: "merchant.screened",
-      payload: webhookPayload["merchant.screened"](answer),
-    });
-    return answer;
-  }, TX_OPTIONS);
-}
+  prefetched,
+) => {
+  // The write: merchant (insert, or update while it holds the body and status read; a correction
+  // also appends the replaced body to merchant_versions), decision, outcome, merchant.screened.
+  const { stored, now, answer, p, write } = await evaluateParty(
+    pool,
+    config,
+    clientId,
+    merchantShape(body),
+    prefetched,
+  );
+  const ctes = merchantUpsertCtes(p, { clientId, merchant: body, stored, now, outcome: write.outcome });
+  ctes.push(...write.ctes);
+  await pool.query(`WITH ${ctes.join(",\n")}\n${abortUnlessWritten(["m"])}`, p.values);
+  return answer;
+};

@@ -1,66 +1,68 @@
+// POST /v1/user/onboard: one read (the stored user, every aggregate), the rules in memory, one write
+// (the user's upsert with its side rows, the decision, the outcome, user.screened).
 import type { TClientContext } from "@/lib/auth/api-keys";
-import { prisma } from "@/lib/db";
-import { cachedRules } from "@/lib/screening/hot/config";
-import { assessment, storedEntity, type TRiskAssessment } from "@/lib/screening/assessment";
-import { screenUserHot } from "@/lib/screening/hot/screen-party";
-import { runRules } from "@/lib/screening/run-rules";
-import { TX_OPTIONS } from "@/lib/screening/screen-transaction";
-import type { TUser } from "@/lib/users/schemas";
-import { upsertUser } from "@/lib/users/upsert-user";
-import { emitWebhookEvent } from "@/lib/webhooks/emit";
-import { webhookPayload } from "@/lib/webhooks/payloads";
+import { storedEntity, type TRiskAssessment } from "@/lib/screening/assessment";
+import type { TScreeningRequest } from "@/lib/screening/screening-config";
+import { abortUnlessWritten } from "@/lib/screening/sql/guarded-write";
+import { toStoredStatus, type TUser } from "@/lib/users/schemas";
+import {
+  evaluateParty,
+  plannedPartyRead,
+  screenParty,
+  type TPartyPrefetched,
+  type TPartyScreeningOnce,
+  type TPartyShape,
+} from "@/lib/screening/party-screening";
+import { asStored } from "@/lib/screening/sql/statements";
+import { userUpsertCtes, type TStoredUser } from "@/lib/screening/sql/user-upsert";
 
-/** Onboarding: creates or updates the user, screens it with the client's user rules, emits user.screened. */
-/** The raw-SQL path (lib/screening/hot/screen-party.ts): one read, one write statement. */
-export async function screenUser(args: { client: TClientContext; body: TUser }): Promise<TRiskAssessment> {
-  return screenUserHot(args);
+/** The read of a user screening as it travels with the API key read (POST /v1/user/onboard). */
+export function plannedUserRead(guess: TClientContext, body: TUser) {
+  return plannedPartyRead(guess, userShape(body));
 }
 
-/** The Prisma path it replaced, kept callable for the equivalence test. */
-export async function screenUserPrisma({
-  client,
-  body,
-}: {
-  client: TClientContext;
-  body: TUser;
-}): Promise<TRiskAssessment> {
-  const clientId = client.id;
-  const rules = await cachedRules(client, "user");
-  return prisma.$transaction(async (tx) => {
-    const now = new Date();
-    await upsertUser(tx, { clientId, user: body, source: "onboard" });
-    const stored = await tx.user.findUniqueOrThrow({ where: { clientId_id: { clientId, id: body.id } } });
-    const result = await runRules(tx, {
-      clientId,
-      rules,
-      subject: "user",
-      subjectId: body.id,
-      timestamp: body.timestamp,
-      // The request under `user`, with the stored status and first-seen createdAt the rules also expect.
-      variables: {
+export async function screenUser(args: TScreeningRequest<TUser, TPartyPrefetched>): Promise<TRiskAssessment> {
+  return screenParty(screenUserOnce, args);
+}
+
+function userShape(body: TUser): TPartyShape<TStoredUser> {
+  const requested = body.status ? toStoredStatus(body.status) : undefined;
+  const data = asStored(body);
+  return {
+    subject: "user",
+    subjectId: body.id,
+    timestamp: body.timestamp,
+    table: `"users"`,
+    columns: `s."status", (extract(epoch FROM s."createdAt") * 1000)::float8 AS "createdAt"`,
+    // the request under `user`, with the stored status and first-seen createdAt
+    variablesOf: (stored) => {
+      const status = requested ?? stored?.status ?? "active";
+      const createdAt = new Date(stored ? stored.createdAt : body.timestamp);
+      return {
         user: {
-          ...storedEntity(stored),
+          ...storedEntity({ data, status, createdAt }),
           ...body,
-          status: stored.status,
-          createdAt: stored.createdAt.getTime(),
+          status,
+          createdAt: createdAt.getTime(),
         },
-      },
-    });
-    const answer = assessment(body.id, result, now);
-    await tx.user.update({
-      where: { clientId_id: { clientId, id: body.id } },
-      data: {
-        riskLevel: answer.riskLevel,
-        recommendedAction: answer.recommendedAction,
-        assessedAt: now,
-        decisionId: result.decisionId,
-      },
-    });
-    await emitWebhookEvent(tx, {
-      clientId,
-      event: "user.screened",
-      payload: webhookPayload["user.screened"](answer),
-    });
-    return answer;
-  }, TX_OPTIONS);
+      };
+    },
+    storedFields: ["status", "createdAt"],
+  };
 }
+
+const screenUserOnce: TPartyScreeningOnce<TUser> = async (pool, clientId, config, body, prefetched) => {
+  // The write: user (insert, or update while its status is the one read), status change, phone and
+  // email links replaced, device, decision, outcome, user.screened.
+  const { stored, now, answer, p, write } = await evaluateParty(
+    pool,
+    config,
+    clientId,
+    userShape(body),
+    prefetched,
+  );
+  const ctes = userUpsertCtes(p, { clientId, body, source: "onboard", stored, now, outcome: write.outcome });
+  ctes.push(...write.ctes);
+  await pool.query(`WITH ${ctes.join(",\n")}\n${abortUnlessWritten(["u"])}`, p.values);
+  return answer;
+};

@@ -1,27 +1,37 @@
-import { prisma } from "@/lib/db";
+import { pgPool } from "@/lib/db";
 import { notFound } from "@/lib/http/errors";
-import { addUserDeviceHot } from "@/lib/screening/hot/user-device";
+import { abortUnlessWritten, isAbortedByGuard } from "@/lib/screening/sql/guarded-write";
+import { Params } from "@/lib/screening/sql/statements";
+import { deviceIdentifiers, deviceUpsert } from "@/lib/screening/sql/device-upsert";
+import { IdentifierRows } from "@/lib/screening/sql/identifier-rows";
 import type { TAddUserDevice } from "@/lib/users/schemas";
-import { upsertDevice } from "@/lib/users/upsert-device";
 
-/** POST /v1/user/device: records a device of a known user. Raw SQL, one statement (lib/screening/hot). */
-export async function addUserDevice(args: { clientId: string } & TAddUserDevice): Promise<{ id: string }> {
-  return addUserDeviceHot(args);
-}
+// POST /v1/user/device: ONE statement after the API key read. The device (source "device"): first
+// seen kept, the rest follows this sighting, the IP address and fingerprint linked to the user
+// (tests/integration/user-device-equivalence.test.ts).
 
-/** The Prisma path it replaced, kept callable for the equivalence test. */
-export async function addUserDevicePrisma({
+/** Answers 404 when the user is unknown (then nothing is written: the statement divides by zero). */
+export async function addUserDevice({
   clientId,
   userId,
   device,
 }: { clientId: string } & TAddUserDevice): Promise<{ id: string }> {
-  return prisma.$transaction(async (tx) => {
-    const user = await tx.user.findUnique({
-      where: { clientId_id: { clientId, id: userId } },
-      select: { id: true },
-    });
-    if (!user) throw notFound("/userId", "User not found");
-    await upsertDevice(tx, { clientId, userId, device, source: "device" });
-    return { id: device.id };
-  });
+  const p = new Params();
+  const identifiers = new IdentifierRows();
+  identifiers.add(userId, deviceIdentifiers(device), "device");
+  const ctes = [
+    // the user must exist (KEY SHARE: it cannot be deleted before this statement commits)
+    `usr AS (SELECT 1 FROM "users" WHERE "clientId" = ${p.add(clientId, "text")} AND "id" = ${p.add(userId, "text")} FOR KEY SHARE)`,
+    `dv AS (${deviceUpsert(p, { clientId, userId, device, seenAt: new Date() })})`,
+  ];
+  const identifierInsert = identifiers.cte(p, clientId);
+  if (identifierInsert) ctes.push(`ui AS (${identifierInsert})`);
+  try {
+    // no user: a division by zero aborts the statement as a whole (nothing written)
+    await pgPool().query(`WITH ${ctes.join(",\n")} ${abortUnlessWritten(["usr"])}`, p.values);
+  } catch (err) {
+    if (isAbortedByGuard(err)) throw notFound("/userId", "User not found");
+    throw err;
+  }
+  return { id: device.id };
 }

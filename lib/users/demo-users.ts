@@ -1,9 +1,9 @@
 import { prisma } from "@/lib/db";
-import { upsertMerchant } from "@/lib/merchants/upsert-merchant";
+import { saveMerchant } from "@/lib/merchants/save-merchant";
+import { saveUser } from "@/lib/users/save-user";
 import { ZMerchant } from "@/lib/merchants/schemas";
 import { ZUser } from "@/lib/users/schemas";
 import { setUserStatus } from "@/lib/users/set-user-status";
-import { upsertUser } from "@/lib/users/upsert-user";
 
 const DAY = 86_400_000;
 
@@ -73,9 +73,9 @@ export async function seedDemoUsers(clientId: string): Promise<void> {
     },
   ].map((m) => ZMerchant.parse({ ...m, timestamp: now - 60 * DAY }));
 
+  for (const user of users) await saveUser({ clientId, user });
+  for (const merchant of merchants) await saveMerchant({ clientId, merchant });
   await prisma.$transaction(async (tx) => {
-    for (const user of users) await upsertUser(tx, { clientId, user, source: "api" });
-    for (const merchant of merchants) await upsertMerchant(tx, { clientId, merchant });
     await setUserStatus(tx, {
       clientId,
       userId: "demo-user-3",

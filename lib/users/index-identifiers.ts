@@ -1,4 +1,3 @@
-import type { Tx } from "@/lib/db";
 import { ATTRIBUTES } from "@/lib/users/schemas";
 
 // The identifier index behind PUT /v1/users/attributes/status (docs/decisions.md §5): every write that
@@ -27,51 +26,6 @@ export function normalizeIdentifier(kind: TIdentifierKind, value: string): strin
     default:
       return v;
   }
-}
-
-/** Links the identifiers to the user; already-known links are left as they are. */
-export async function indexIdentifiers(
-  tx: Tx,
-  {
-    clientId,
-    userId,
-    identifiers,
-    source,
-  }: { clientId: string; userId: string; identifiers: TIdentifier[]; source: string },
-): Promise<number> {
-  const rows = new Map<
-    string,
-    { clientId: string; kind: string; value: string; userId: string; source: string }
-  >();
-  for (const { kind, value } of identifiers) {
-    const normalized = normalizeIdentifier(kind, value);
-    if (normalized === "") continue;
-    rows.set(`${kind}\u0000${normalized}`, { clientId, kind, value: normalized, userId, source });
-  }
-  if (rows.size === 0) return 0;
-  const { count } = await tx.userIdentifier.createMany({ data: [...rows.values()], skipDuplicates: true });
-  return count;
-}
-
-/** Replaces the user's identifiers of the given kinds (the ones that describe the user as currently sent). */
-export async function replaceIdentifiers(
-  tx: Tx,
-  {
-    clientId,
-    userId,
-    kinds,
-    identifiers,
-    source,
-  }: {
-    clientId: string;
-    userId: string;
-    kinds: TIdentifierKind[];
-    identifiers: TIdentifier[];
-    source: string;
-  },
-): Promise<void> {
-  await tx.userIdentifier.deleteMany({ where: { clientId, userId, kind: { in: kinds } } });
-  await indexIdentifiers(tx, { clientId, userId, identifiers, source });
 }
 
 type TLoose = Record<string, unknown> | undefined;

@@ -1,24 +1,38 @@
-import { prisma } from "@/lib/db";
-import { saveUserHot } from "@/lib/screening/hot/screen-party";
+import { pgPool } from "@/lib/db";
+import { abortUnlessWritten, retryOnConflict } from "@/lib/screening/sql/guarded-write";
+import { Params } from "@/lib/screening/sql/statements";
 import type { TUser } from "@/lib/users/schemas";
-import { upsertUser } from "@/lib/users/upsert-user";
+import { userUpsertCtes, type TStoredUser } from "@/lib/screening/sql/user-upsert";
 
-/** POST /v1/user: create or update the user; no screening. Raw SQL, two statements (lib/screening/hot). */
-export async function saveUser(args: {
-  clientId: string;
-  user: TUser;
-}): Promise<{ id: string; created: boolean }> {
-  return saveUserHot(args);
-}
-
-/** The Prisma path it replaced, kept callable for the equivalence test. */
-export async function saveUserPrisma({
+/** POST /v1/user: creates or updates the user without screening it; one read, one write statement. */
+export async function saveUser({
   clientId,
   user,
+  source = "api",
 }: {
   clientId: string;
   user: TUser;
+  /** Recorded on the user's status change (user_status_changes.source). */
+  source?: string;
 }): Promise<{ id: string; created: boolean }> {
-  const result = await prisma.$transaction((tx) => upsertUser(tx, { clientId, user, source: "api" }));
-  return { id: user.id, created: result.created };
+  const pool = pgPool();
+  return retryOnConflict(async () => {
+    const { rows } = await pool.query<TStoredUser>(
+      `SELECT "status", (extract(epoch FROM "createdAt") * 1000)::float8 AS "createdAt"
+       FROM "users" WHERE "clientId" = $1 AND "id" = $2`,
+      [clientId, user.id],
+    );
+    const stored = rows[0] ?? null;
+    const p = new Params();
+    const ctes = userUpsertCtes(p, {
+      clientId,
+      body: user,
+      source,
+      stored,
+      now: new Date(),
+      outcome: [],
+    });
+    await pool.query(`WITH ${ctes.join(",\n")}\n${abortUnlessWritten(["u"])}`, p.values);
+    return { id: user.id, created: !stored };
+  });
 }

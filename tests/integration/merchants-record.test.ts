@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db";
-import { upsertMerchant } from "@/lib/merchants/upsert-merchant";
+import { saveMerchant } from "@/lib/merchants/save-merchant";
 import { ZMerchant, type TMerchant } from "@/lib/merchants/schemas";
 import { createTestClient } from "@/tests/factories";
 
@@ -12,10 +12,11 @@ beforeAll(async () => {
   ({ clientId: otherClientId } = await createTestClient({ type: "business", name: "Other" }));
 });
 
-const save = (merchant: TMerchant, cid = clientId) =>
-  prisma.$transaction((tx) => upsertMerchant(tx, { clientId: cid, merchant }));
+const save = async (merchant: TMerchant, cid = clientId) => ({
+  created: (await saveMerchant({ clientId: cid, merchant })).created,
+});
 
-describe("upsertMerchant", () => {
+describe("saveMerchant", () => {
   it("keeps the first timestamp as createdAt and the previous values as history", async () => {
     const first = Date.now() - 30 * 86_400_000;
     const v1 = ZMerchant.parse({

@@ -1,4 +1,4 @@
-// POST /v1/user/onboard and POST /v1/merchantRequest on the raw-SQL path (lib/screening/hot/screen-party.ts)
+// POST /v1/user/onboard and POST /v1/merchantRequest on the raw-SQL path (lib/screening/screen-user.ts, screen-merchant.ts)
 // against the Prisma path they replaced (screenUserPrisma, screenMerchantPrisma): two clients with the same
 // rules, history and stored rows receive the same varied users and merchants, one through each path, and
 // must end with the same answers, decisions (rules, outcomes, aggregate values) and stored rows.
@@ -15,9 +15,11 @@ import { DEMO_RULES } from "@/lib/rules/demo-rules";
 import { importRules } from "@/lib/rules/import-rules";
 import { SANCTIONS_FIXTURES, SANCTIONS_RULES } from "@/lib/sanctions/demo-sanctions";
 import { importSanctions } from "@/lib/sanctions/import-sanctions";
-import { screenMerchantPrisma } from "@/lib/screening/screen-merchant";
-import { screenUserPrisma } from "@/lib/screening/screen-user";
-import { saveUserPrisma } from "@/lib/users/save-user";
+import {
+  saveUserPrisma,
+  screenMerchantPrisma,
+  screenUserPrisma,
+} from "@/tests/oracle/party-screening-oracle";
 import { ZUser } from "@/lib/users/schemas";
 import { call, createTestClient } from "@/tests/factories";
 

@@ -1,6 +1,6 @@
 // Statements per user and merchant screening (issue #11: a few statements instead of dozens): every
 // statement sent to PostgreSQL by this process is counted at pg.Client#query, for the raw-SQL path
-// (lib/screening/hot/screen-party.ts) and for the Prisma path it replaced (kept for comparison).
+// (lib/screening/screen-user.ts, screen-merchant.ts) and for the Prisma path it replaced (kept for comparison).
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,9 +10,14 @@ import { ZMerchant } from "@/lib/merchants/schemas";
 import { importRules } from "@/lib/rules/import-rules";
 import { SANCTIONS_FIXTURES, SANCTIONS_RULES } from "@/lib/sanctions/demo-sanctions";
 import { importSanctions } from "@/lib/sanctions/import-sanctions";
-import { screenMerchant, screenMerchantPrisma } from "@/lib/screening/screen-merchant";
-import { screenUser, screenUserPrisma } from "@/lib/screening/screen-user";
-import { saveUser, saveUserPrisma } from "@/lib/users/save-user";
+import { screenMerchant } from "@/lib/screening/screen-merchant";
+import { screenUser } from "@/lib/screening/screen-user";
+import { saveUser } from "@/lib/users/save-user";
+import {
+  saveUserPrisma,
+  screenMerchantPrisma,
+  screenUserPrisma,
+} from "@/tests/oracle/party-screening-oracle";
 import { ZUser } from "@/lib/users/schemas";
 import * as merchantRoute from "@/app/v1/merchantRequest/route";
 import * as onboardRoute from "@/app/v1/user/onboard/route";

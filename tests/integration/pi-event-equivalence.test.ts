@@ -1,4 +1,4 @@
-// PUT /v1/paymentInstrument and POST /v1/event on the raw-SQL path (lib/screening/hot) against the Prisma
+// PUT /v1/paymentInstrument and POST /v1/event on the raw-SQL path (lib/screening) against the Prisma
 // paths they replaced (screenPaymentInstrumentPrisma, screenEventPrisma): clients with the same rules,
 // users and history receive the same varied requests, one through each path, with and without the
 // rules features, and must end with the same answers, rows, decisions and webhooks.
@@ -10,8 +10,7 @@ import { prisma } from "@/lib/db";
 import { ZEvent } from "@/lib/events/schemas";
 import { ZPaymentInstrumentRequest } from "@/lib/payment-instruments/schemas";
 import { importRules } from "@/lib/rules/import-rules";
-import { screenEventPrisma } from "@/lib/screening/screen-event";
-import { screenPaymentInstrumentPrisma } from "@/lib/screening/screen-payment-instrument";
+import { screenEventPrisma, screenPaymentInstrumentPrisma } from "@/tests/oracle/pi-event-update-oracle";
 import type { TFeature } from "@/lib/clients/schemas";
 import { decisionsOf, outcome, rowsOf, sideRowsOf, untimed } from "@/tests/equivalence";
 import { call, createTestClient } from "@/tests/factories";

@@ -1,6 +1,6 @@
 // Statements per /v1/transaction/update, payment-instrument and event screening (issue #11: a few
 // statements instead of dozens): every statement this process sends to PostgreSQL is counted at
-// pg.Client#query, for the raw-SQL path (lib/screening/hot) and the Prisma path it replaced.
+// pg.Client#query, for the raw-SQL path (lib/screening) and the Prisma path it replaced.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticateApiKey, type TClientContext } from "@/lib/auth/api-keys";
@@ -8,18 +8,20 @@ import { prisma } from "@/lib/db";
 import { ZEvent } from "@/lib/events/schemas";
 import { ZPaymentInstrumentRequest } from "@/lib/payment-instruments/schemas";
 import { importRules } from "@/lib/rules/import-rules";
-import { screenEvent, screenEventPrisma } from "@/lib/screening/screen-event";
-import {
-  screenPaymentInstrument,
-  screenPaymentInstrumentPrisma,
-} from "@/lib/screening/screen-payment-instrument";
+import { screenEvent } from "@/lib/screening/screen-event";
+import { screenPaymentInstrument } from "@/lib/screening/screen-payment-instrument";
 import { screenTransaction } from "@/lib/screening/screen-transaction";
-import { updateTransaction, updateTransactionPrisma } from "@/lib/screening/update-transaction";
+import { updateTransaction } from "@/lib/screening/update-transaction";
 import { ZTransaction, ZTransactionUpdate } from "@/lib/transactions/schemas";
 import * as eventRoute from "@/app/v1/event/route";
 import * as instrumentRoute from "@/app/v1/paymentInstrument/route";
 import * as updateRoute from "@/app/v1/transaction/update/route";
 import { call, createTestClient } from "@/tests/factories";
+import {
+  screenEventPrisma,
+  screenPaymentInstrumentPrisma,
+  updateTransactionPrisma,
+} from "@/tests/oracle/pi-event-update-oracle";
 
 const original = pg.Client.prototype.query;
 let statements = 0;

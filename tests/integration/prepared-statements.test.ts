@@ -5,7 +5,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { pgPool } from "@/lib/db";
 import { capPreparedStatements, PREPARED_STATEMENTS_PER_CONNECTION } from "@/lib/db-prepared";
-import { prepared } from "@/lib/screening/hot/sql";
+import { prepared } from "@/lib/screening/sql/statements";
 
 type TQueryable = { query: pg.Pool["query"] };
 

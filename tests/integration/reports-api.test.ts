@@ -6,7 +6,7 @@ import { GET as listRoute } from "@/app/v1/reports/route";
 import { POST as postTransaction } from "@/app/v1/transaction/route";
 import { POST as postUser } from "@/app/v1/user/route";
 import { prisma } from "@/lib/db";
-import { upsertMerchant } from "@/lib/merchants/upsert-merchant";
+import { saveMerchant } from "@/lib/merchants/save-merchant";
 import { ZMerchant } from "@/lib/merchants/schemas";
 import { SUBJECT_REQUIRED } from "@/lib/reports/schemas";
 import { call, createTestClient } from "@/tests/factories";
@@ -51,12 +51,10 @@ beforeAll(async () => {
     const res = await call(postTransaction, { apiKey, body: tx(id) });
     expect(res.status).toBe(200);
   }
-  await prisma.$transaction((t) =>
-    upsertMerchant(t, {
-      clientId,
-      merchant: ZMerchant.parse({ id: "r-merchant", name: "Corner Shop", timestamp: now() }),
-    }),
-  );
+  await saveMerchant({
+    clientId,
+    merchant: ZMerchant.parse({ id: "r-merchant", name: "Corner Shop", timestamp: now() }),
+  });
   await prisma.reportTemplate.create({
     data: {
       clientId,

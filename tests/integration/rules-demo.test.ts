@@ -10,7 +10,7 @@ import {
   seedDemoRules,
 } from "@/lib/rules/demo-rules";
 import { exportRules } from "@/lib/rules/export-rules";
-import { runRules } from "@/lib/screening/run-rules";
+import { runRules } from "@/tests/oracle/run-rules";
 import { call, createTestClient } from "@/tests/factories";
 
 const HOUR = 3_600_000;

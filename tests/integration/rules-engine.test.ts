@@ -14,9 +14,9 @@ import { setRuleStatus } from "@/lib/rules/set-rule-status";
 import type { TRuleDefinition } from "@/lib/rules/schemas";
 import { aggregateKey, computeAggregates } from "@/lib/screening/aggregates";
 import { sqlParams, translateWhere } from "@/lib/screening/cel-sql";
-import { openAlerts } from "@/lib/screening/open-alerts";
+import { openAlerts } from "@/tests/oracle/open-alerts";
 import { replayDecision } from "@/lib/screening/replay-decision";
-import { runRules } from "@/lib/screening/run-rules";
+import { runRules } from "@/tests/oracle/run-rules";
 import { call, createTestClient } from "@/tests/factories";
 
 const HOUR = 3_600_000;

@@ -1,4 +1,4 @@
-// The raw-SQL screening path (lib/screening/hot) against the Prisma path it replaced: two clients with
+// The raw-SQL screening path (lib/screening) against the Prisma path it replaced: two clients with
 // the same rules and the same history receive the same varied transactions, one through each path,
 // and must end with the same answers, decisions (rules, outcomes, aggregate values) and stored rows.
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -16,7 +16,7 @@ import { importFxRates } from "@/lib/fx/import-rates";
 import { importListEntries } from "@/lib/lists/import-list-entries";
 import { DEMO_RULES } from "@/lib/rules/demo-rules";
 import { importRules } from "@/lib/rules/import-rules";
-import { screenTransactionPrisma } from "@/lib/screening/screen-transaction";
+import { screenTransactionPrisma } from "@/tests/oracle/screen-transaction-oracle";
 import { ZTransaction } from "@/lib/transactions/schemas";
 import { call, createTestClient } from "@/tests/factories";
 
@@ -511,7 +511,7 @@ describe("a stored merchant keeps its first timestamp (interface, Merchant rule 
   });
 });
 
-describe("one read and one write (lib/screening/hot/README.md)", () => {
+describe("one read and one write (lib/screening/README.md)", () => {
   let prismaSide: TSide;
   let hotSide: TSide;
   beforeAll(async () => {
@@ -768,7 +768,7 @@ describe("the screening read travels with the API key read (withClientRead)", ()
   });
 });
 
-describe("an inline user or merchant costs no statement of its own (hot/inline-parties.ts)", () => {
+describe("an inline user or merchant costs no statement of its own (sql/inline-parties.ts)", () => {
   const original = pg.Client.prototype.query;
   let statements = 0;
   /** Runs (once) before the next write statement of a transaction screening is sent. */

@@ -6,7 +6,7 @@ import * as transactionRoute from "@/app/v1/transaction/route";
 import * as updateRoute from "@/app/v1/transaction/update/route";
 import { authenticateApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db";
-import { updateTransactionPrisma } from "@/lib/screening/update-transaction";
+import { updateTransactionPrisma } from "@/tests/oracle/pi-event-update-oracle";
 import { getTransactionDetail } from "@/lib/transactions/get-transaction-detail";
 import { ZTransactionUpdate } from "@/lib/transactions/schemas";
 import { call, createTestClient } from "@/tests/factories";

@@ -1,4 +1,4 @@
-// POST /v1/transaction/update on the raw-SQL path (lib/screening/hot/update-transaction.ts) against the
+// POST /v1/transaction/update on the raw-SQL path (lib/screening/update-transaction.ts) against the
 // Prisma path it replaced (updateTransactionPrisma): clients with the same rules, history and
 // transactions receive the same varied updates, one through each path, with and without
 // transactionUpdateMonitoring, and must end with the same answers, rows, decisions and webhooks.
@@ -13,7 +13,7 @@ import { prisma } from "@/lib/db";
 import { importFxRates } from "@/lib/fx/import-rates";
 import { DEMO_RULES } from "@/lib/rules/demo-rules";
 import { importRules } from "@/lib/rules/import-rules";
-import { updateTransactionPrisma } from "@/lib/screening/update-transaction";
+import { updateTransactionPrisma } from "@/tests/oracle/pi-event-update-oracle";
 import { ZTransactionUpdate } from "@/lib/transactions/schemas";
 import { decisionsOf, outcome, rowsOf, sideRowsOf, untimed } from "@/tests/equivalence";
 import { call, createTestClient } from "@/tests/factories";

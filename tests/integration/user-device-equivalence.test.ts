@@ -1,4 +1,4 @@
-// POST /v1/user/device on the raw-SQL path (lib/screening/hot/user-device.ts) against the Prisma path it
+// POST /v1/user/device on the raw-SQL path (lib/users/add-user-device.ts) against the Prisma path it
 // replaced (addUserDevicePrisma): two clients with the same users receive the same device sightings,
 // one through each path, and must end with the same answers, devices and identifier links; the raw path
 // is one statement after the API key read.
@@ -6,7 +6,8 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import * as deviceRoute from "@/app/v1/user/device/route";
 import { prisma } from "@/lib/db";
-import { addUserDevice, addUserDevicePrisma } from "@/lib/users/add-user-device";
+import { addUserDevice } from "@/lib/users/add-user-device";
+import { addUserDevicePrisma } from "@/tests/oracle/party-screening-oracle";
 import { ZAddUserDevice } from "@/lib/users/schemas";
 import { call, createTestClient } from "@/tests/factories";
 

@@ -3,7 +3,7 @@ import { PUT as putBlock } from "@/app/v1/users/[userId]/block/route";
 import { PUT as putUnblock } from "@/app/v1/users/[userId]/unblock/route";
 import { GET as getBlocked } from "@/app/v1/users/blocked/route";
 import { prisma } from "@/lib/db";
-import { upsertUser } from "@/lib/users/upsert-user";
+import { upsertUser } from "@/tests/oracle/upsert-user";
 import { call, createTestClient } from "@/tests/factories";
 
 let apiKey: string;

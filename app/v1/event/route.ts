@@ -2,10 +2,10 @@
 // screening's read travels with the API key read (withClientRead): two statements in all.
 import { ZEvent } from "@/lib/events/schemas";
 import { methods, withClientRead } from "@/lib/http/with-client";
-import { plannedEventRead, screenEventHot } from "@/lib/screening/hot/screen-event";
+import { plannedEventRead, screenEvent } from "@/lib/screening/screen-event";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   POST: withClientRead(ZEvent, plannedEventRead, ({ client, body, prefetched }) =>
-    screenEventHot({ client, body, prefetched }),
+    screenEvent({ client, body, prefetched }),
   ),
 });

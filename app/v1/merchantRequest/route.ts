@@ -2,13 +2,13 @@
 // The screening's read travels with the API key read (withClientRead): two statements in all.
 import { methods, withClientRead } from "@/lib/http/with-client";
 import { ZMerchant } from "@/lib/merchants/schemas";
-import { plannedMerchantRead, screenMerchantHot } from "@/lib/screening/hot/screen-party";
+import { plannedMerchantRead, screenMerchant } from "@/lib/screening/screen-merchant";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   POST: withClientRead(
     ZMerchant,
     plannedMerchantRead,
-    ({ client, body, prefetched }) => screenMerchantHot({ client, body, prefetched }),
+    ({ client, body, prefetched }) => screenMerchant({ client, body, prefetched }),
     {
       businessOnly: true,
       feature: "merchantRiskAssessment",

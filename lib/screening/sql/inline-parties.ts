@@ -1,22 +1,22 @@
 import type { TMerchant } from "@/lib/merchants/schemas";
 import { storedEntity, storedMerchant } from "@/lib/screening/assessment";
+import { asStored, type Params } from "@/lib/screening/sql/statements";
 import {
-  asStored,
+  merchantUpsertCtes,
   mergedMerchant,
-  userUpsertCtes,
   type TStoredMerchant,
-  type TStoredUser,
-} from "@/lib/screening/hot/screen-party";
-import { newId, type Params } from "@/lib/screening/hot/sql";
+} from "@/lib/screening/sql/merchant-upsert";
+import { userUpsertCtes, type TStoredUser } from "@/lib/screening/sql/user-upsert";
 import { toStoredStatus, type TUser } from "@/lib/users/schemas";
 
 // The inline user and merchant of a transaction or an event (README.md here, "Inline user or
-// merchant"), folded into the screening's read and write like screen-party.ts does for its own
+// merchant"), folded into the screening's read and write like party-screening.ts does for its own
 // subject: the read returns the stored rows (aliases `u` and `m`, plus the merchant's
-// `md5(data::text)`), the rules see in memory what the upserts will store (same merge as
-// screen-party.ts), and the upserts are CTEs of the write, guarded: a new party is a plain INSERT (a
-// concurrent creation is a unique violation), a stored one is written (or, for an unchanged merchant,
-// locked) only while it still holds what was read; otherwise the statement divides by zero, nothing
+// `md5(data::text)`), the rules see in memory what the upserts will store (the same merge as the user
+// and merchant screenings), and the upserts are the one user and merchant writers (user-upsert.ts,
+// merchant-upsert.ts) as CTEs of the write, guarded: a new party is a plain INSERT (a concurrent
+// creation is a unique violation), a stored one is written (or, for an unchanged merchant, locked)
+// only while it still holds what was read; otherwise the write aborts (abortUnlessWritten), nothing
 // is written and the screening reads again.
 
 /** The columns a screening's read returns about its user and merchant. */
@@ -55,7 +55,7 @@ function storedMerchantOf(read: TPartyRead): TStoredMerchant | null {
 
 /**
  * `user` and `merchant` as the rules see them: the stored rows, and for an inline party the row its
- * upsert will leave (what the Prisma path read back after upserting it).
+ * upsert will leave.
  */
 export function partyVariables(
   read: TPartyRead,
@@ -63,7 +63,7 @@ export function partyVariables(
 ): { user?: Record<string, unknown>; merchant?: Record<string, unknown> } {
   let user: Record<string, unknown> | undefined;
   if (inline.user) {
-    // upsertUser: the status sent, else the stored one, else active; createdAt first seen
+    // the status sent, else the stored one, else active; createdAt first seen
     const stored = storedUserOf(read);
     const requested = inline.user.status ? toStoredStatus(inline.user.status) : undefined;
     user = storedEntity({
@@ -94,8 +94,8 @@ export function partyVariables(
 
 /**
  * The upserts of the inline parties as CTEs of the caller's write (names `u`, `sc`, `ud`, `uk`, `dv`,
- * `ui` for the user, `m`, `mv` for the merchant), and `guard`, to append to the write's final
- * `SELECT 1 / …`: a division by zero unless each upsert wrote (or locked) its row.
+ * `ui` for the user, `m`, `mv` for the merchant), and `written`, the CTEs that must each return a row
+ * (abortUnlessWritten): a party changed since the read aborts the write.
  */
 export function inlinePartyCtes(
   p: Params,
@@ -105,10 +105,19 @@ export function inlinePartyCtes(
     source,
     read,
     now,
-  }: { clientId: string; inline: TInlineParties; source: string; read: TPartyRead; now: Date },
-): { ctes: string[]; guard: string } {
+    withUserDevice = true,
+  }: {
+    clientId: string;
+    inline: TInlineParties;
+    source: string;
+    read: TPartyRead;
+    now: Date;
+    /** false: the caller upserts the user's device itself (it is also the transaction's device). */
+    withUserDevice?: boolean;
+  },
+): { ctes: string[]; written: string[] } {
   const ctes: string[] = [];
-  const guarded: string[] = [];
+  const written: string[] = [];
   if (inline.user) {
     ctes.push(
       ...userUpsertCtes(p, {
@@ -118,58 +127,16 @@ export function inlinePartyCtes(
         stored: storedUserOf(read),
         now,
         outcome: [],
+        withDevice: withUserDevice,
       }),
     );
-    guarded.push("u");
+    written.push("u");
   }
   if (inline.merchant) {
     ctes.push(
       ...merchantUpsertCtes(p, { clientId, merchant: inline.merchant, stored: storedMerchantOf(read), now }),
     );
-    guarded.push("m");
+    written.push("m");
   }
-  return { ctes, guard: guarded.map((name) => ` / (SELECT count(*)::int FROM ${name})`).join("") };
-}
-
-/**
- * upsertMerchant (as upsertMerchantRaw) as CTEs: `m` returns one row when applied. A new merchant is
- * inserted; a changed one is updated while it holds the body and status read, its replaced body
- * appended to merchant_versions; an identical resend writes nothing and only locks the row while it
- * still holds what was read.
- */
-function merchantUpsertCtes(
-  p: Params,
-  {
-    clientId,
-    merchant,
-    stored,
-    now,
-  }: { clientId: string; merchant: TMerchant; stored: TStoredMerchant | null; now: Date },
-): string[] {
-  const merged = mergedMerchant(merchant, stored);
-  const c = p.add(clientId, "text");
-  const m = p.add(merchant.id, "text");
-  if (merged.kind === "new") {
-    // a concurrent creation makes this plain INSERT a unique violation: retried from the read
-    return [
-      `m AS (INSERT INTO "merchants" ("clientId", "id", "name", "status", "organizationId", "data", "createdAt", "updatedAt")
-         VALUES (${c}, ${m}, ${p.add(merchant.name, "text")}, ${p.add(merchant.status ?? null, "text")},
-           ${p.add(merchant.organizationId ?? null, "text")}, ${p.json(merchant)},
-           ${p.add(merged.createdAt, "timestamptz")}, ${p.add(now, "timestamptz")})
-         RETURNING 1)`,
-    ];
-  }
-  const unchanged = `"clientId" = ${c} AND "id" = ${m} AND md5("data"::text) = ${p.add(stored!.dataHash, "text")}
-           AND "status" IS NOT DISTINCT FROM ${p.add(stored!.status, "text")}`;
-  if (merged.kind === "same") return [`m AS (SELECT 1 FROM "merchants" WHERE ${unchanged} FOR UPDATE)`];
-  const at = p.add(now, "timestamptz");
-  return [
-    `m AS (UPDATE "merchants" SET "name" = ${p.add(merchant.name, "text")}, "status" = ${p.add(merchant.status ?? null, "text")},
-         "organizationId" = ${p.add(merchant.organizationId ?? null, "text")}, "data" = ${p.json(merged.kept)},
-         "updatedAt" = ${at}
-       WHERE ${unchanged} RETURNING 1)`,
-    `mv AS (INSERT INTO "merchant_versions" ("id", "clientId", "merchantId", "data", "createdAt")
-       SELECT ${p.add(newId(), "text")}, "clientId", "id", "data", ${at}
-       FROM "merchants" WHERE "clientId" = ${c} AND "id" = ${m})`,
-  ];
+  return { ctes, written };
 }

@@ -10,13 +10,13 @@ import {
 } from "@/lib/sanctions/prepare-sanctions-screening";
 import type { TAggregateValue } from "@/lib/screening/aggregates";
 import type { TLoadedRule } from "@/lib/screening/evaluate-rules";
-import { rawTx } from "@/lib/screening/hot/sql";
+import { rawTx } from "@/lib/screening/sql/statements";
 import { evaluateRules, type TSubject } from "@/lib/screening/run-rules";
 import { readScreeningLinks, withLinks } from "@/lib/links/screening-links";
 
-// The in-memory half of runRules for every raw-SQL screening (transaction, user, merchant, payment
-// instrument, event, /v1/transaction/update): the caller reads the aggregates, this evaluates, and the
-// caller's write statement stores the decision (decisionWrite in decision-write.ts, or the
+// The evaluation of every screening (transaction, user, merchant, payment instrument, event,
+// /v1/transaction/update), in memory: the caller reads the aggregates, this evaluates, and the
+// caller's write statement stores the decision (decisionWrite in sql/decision-write.ts, or the
 // transaction's own write).
 
 export type TDecided = ReturnType<typeof evaluateRules> & {
@@ -26,7 +26,7 @@ export type TDecided = ReturnType<typeof evaluateRules> & {
 };
 
 /**
- * Sanctions, lists and rules, as runRules does. Sanctions: from `sanctionsState` when the caller read it
+ * Sanctions, lists and rules. Sanctions: from `sanctionsState` when the caller read it
  * in its own statement (`sanctionsStateColumns`; null when no rule calls sanctionsScore), otherwise one
  * statement here, only when a rule calls sanctionsScore. Links: one statement, only when a rule calls links.*.
  */
