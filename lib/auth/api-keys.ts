@@ -5,9 +5,6 @@ import type { TClientContext } from "@/lib/clients/client-context";
 import { statementName } from "@/lib/db-prepared";
 import { timeAggregateRead } from "@/lib/ops/metrics";
 
-// lib/screening still imports the type from here (migrated after merge).
-export type { TClientContext };
-
 const KEY_PREFIX = "rsk_";
 
 export function hashApiKey(key: string): string {

@@ -9,7 +9,7 @@ export type TClientContext = {
   actions: readonly string[];
   apiKeyId: string;
   /**
-   * Versions of what the screening path caches in memory (lib/screening/hot/README.md), read with
+   * Versions of what the screening path caches in memory (lib/screening/README.md), read with
    * the key so that checking them costs no extra round trip: the client's configVersion and each
    * global dataset's version by name.
    */

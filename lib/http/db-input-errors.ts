@@ -17,7 +17,7 @@ type TDriverError = {
 
 /** The PostgreSQL SQLSTATE of a Prisma driver-adapter error, if any. */
 export function sqlState(err: unknown): string | undefined {
-  // raw SQL through pg (lib/screening/hot): the driver's own error
+  // raw SQL through pg (lib/screening): the driver's own error
   if (err instanceof Error && "severity" in err && typeof (err as { code?: unknown }).code === "string")
     return (err as unknown as { code: string }).code;
   const cause = (err as TDriverError | null)?.meta?.driverAdapterError?.cause;

@@ -1,4 +1,4 @@
-// The values of links.* for one screening, in ONE statement (decisions.md §14): counts per kind,
+// The values of links.* for one screening, in ONE statement (docs/decisions.md §14): counts per kind,
 // windowed counts, linked users now blocked and those with a transaction confirmed as fraud.
 //
 // The screened record takes part before it is stored: its identifiers (`current`) count as the

@@ -37,3 +37,17 @@ export const RECOMMENDED_ACTIONS = [
   "MESSAGE_MERCHANT",
 ] as const;
 export type TRecommendedAction = (typeof RECOMMENDED_ACTIONS)[number];
+
+/** Recommended actions, most severe first: breaks ties between triggered rules at the winning level. */
+export const ACTION_SEVERITY = [
+  "BLOCK",
+  "REPORT_SUSPICIOUS",
+  "STEP_UP_ID",
+  "STEP_UP_KYC",
+  "STEP_UP_AUTH",
+  "REVIEW",
+  "FLAG_FOR_MONITORING",
+  "MESSAGE_MERCHANT",
+  "MESSAGE_USER",
+  "ALLOW",
+] as const;

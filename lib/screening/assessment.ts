@@ -5,8 +5,6 @@ import { RISK_LEVELS } from "@/lib/risk/risk-levels";
 
 // The RiskAssessment of the contract, shared by every screening endpoint.
 
-export { RISK_LEVELS };
-
 export const ZTriggeredRule = z.object({
   id: z.string(),
   name: z.string(),
@@ -51,8 +49,6 @@ export function assessment(
     timestamp: typeof at === "number" ? at : at.getTime(),
   };
 }
-
-export { canonicalJson };
 
 export function bodyHash(value: unknown): string {
   return createHash("sha256").update(canonicalJson(value)).digest("hex");

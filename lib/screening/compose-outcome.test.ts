@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ACTION_SEVERITY, composeOutcome, type TRuleResult } from "@/lib/screening/compose-outcome";
+import { ACTION_SEVERITY } from "@/lib/risk/risk-levels";
+import { composeOutcome, type TRuleResult } from "@/lib/screening/compose-outcome";
 
 const hit = (level: string, recommendedAction: string, status = "active"): TRuleResult => ({
   status,

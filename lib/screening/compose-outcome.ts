@@ -1,20 +1,5 @@
-// Outcome of a screening from its rule results, exactly as decisions §6.
-
-export const RISK_LEVEL_ORDER = ["low", "medium_low", "medium", "high", "very_high"] as const;
-
-/** Most severe first: breaks ties between triggered rules at the winning level. */
-export const ACTION_SEVERITY = [
-  "BLOCK",
-  "REPORT_SUSPICIOUS",
-  "STEP_UP_ID",
-  "STEP_UP_KYC",
-  "STEP_UP_AUTH",
-  "REVIEW",
-  "FLAG_FOR_MONITORING",
-  "MESSAGE_MERCHANT",
-  "MESSAGE_USER",
-  "ALLOW",
-] as const;
+// Outcome of a screening from its rule results, exactly as docs/decisions.md §6.
+import { ACTION_SEVERITY, RULE_RISK_LEVELS } from "@/lib/risk/risk-levels";
 
 export type TRuleResult = { status: string; triggered: boolean; level: string; recommendedAction: string };
 export type TOutcome = { riskLevel: string; recommendedAction: string };
@@ -37,7 +22,7 @@ export function composeOutcome(results: readonly TRuleResult[]): TOutcome {
   let best = triggered[0]!;
   for (const r of triggered.slice(1)) {
     const levelDiff =
-      RISK_LEVEL_ORDER.indexOf(r.level as never) - RISK_LEVEL_ORDER.indexOf(best.level as never);
+      RULE_RISK_LEVELS.indexOf(r.level as never) - RULE_RISK_LEVELS.indexOf(best.level as never);
     if (
       levelDiff > 0 ||
       (levelDiff === 0 &&

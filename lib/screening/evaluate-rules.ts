@@ -1,7 +1,8 @@
 // Shared by runRules and replayDecision: evaluate rule versions against variables and aggregate values.
 import { compiledRuleVersion, evaluateCondition } from "@/lib/rules/cel";
 import type { TAggregateDefinition, TRuleSubject } from "@/lib/rules/schemas";
-import { ACTION_SEVERITY, composeOutcome, RISK_LEVEL_ORDER } from "@/lib/screening/compose-outcome";
+import { ACTION_SEVERITY, RULE_RISK_LEVELS } from "@/lib/risk/risk-levels";
+import { composeOutcome } from "@/lib/screening/compose-outcome";
 
 export type TLoadedRule = {
   ruleRef: string;
@@ -107,7 +108,7 @@ export function outcomeOf(rules: readonly TLoadedRule[], evaluated: readonly TEv
     .filter((e) => e.status === "active" && e.triggered)
     .sort(
       (a, b) =>
-        RISK_LEVEL_ORDER.indexOf(b.level as never) - RISK_LEVEL_ORDER.indexOf(a.level as never) ||
+        RULE_RISK_LEVELS.indexOf(b.level as never) - RULE_RISK_LEVELS.indexOf(a.level as never) ||
         ACTION_SEVERITY.indexOf(a.recommendedAction as never) -
           ACTION_SEVERITY.indexOf(b.recommendedAction as never) ||
         a.ruleId.localeCompare(b.ruleId),

@@ -1,5 +1,6 @@
 import type { Pool } from "pg";
-import type { TClientContext, TKeyedRead } from "@/lib/auth/api-keys";
+import type { TKeyedRead } from "@/lib/auth/api-keys";
+import type { TClientContext } from "@/lib/clients/client-context";
 import { pgPool } from "@/lib/db";
 import {
   sanctionsStateColumns,

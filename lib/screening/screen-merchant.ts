@@ -1,6 +1,6 @@
 // POST /v1/merchantRequest: one read (the stored merchant, every aggregate), the rules in memory, one
 // write (the merchant's upsert with its history row, the decision, the outcome, merchant.screened).
-import type { TClientContext } from "@/lib/auth/api-keys";
+import type { TClientContext } from "@/lib/clients/client-context";
 import type { TMerchant } from "@/lib/merchants/schemas";
 import { storedMerchant, type TRiskAssessment } from "@/lib/screening/assessment";
 import type { TScreeningRequest } from "@/lib/screening/screening-config";

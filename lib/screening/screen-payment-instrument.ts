@@ -1,4 +1,5 @@
-import type { TClientContext, TKeyedRead } from "@/lib/auth/api-keys";
+import type { TKeyedRead } from "@/lib/auth/api-keys";
+import type { TClientContext } from "@/lib/clients/client-context";
 import { pgPool } from "@/lib/db";
 import type {
   TPaymentInstrumentAssessment,

@@ -1,5 +1,6 @@
 import type { Pool } from "pg";
-import type { TClientContext, TKeyedRead } from "@/lib/auth/api-keys";
+import type { TKeyedRead } from "@/lib/auth/api-keys";
+import type { TClientContext } from "@/lib/clients/client-context";
 import { pgPool, type Tx } from "@/lib/db";
 import { aggregateTemplate, type TAggregateInput, type TAggregateValue } from "@/lib/screening/aggregates";
 import type { TLoadedRule } from "@/lib/screening/evaluate-rules";

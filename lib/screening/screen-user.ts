@@ -1,6 +1,6 @@
 // POST /v1/user/onboard: one read (the stored user, every aggregate), the rules in memory, one write
 // (the user's upsert with its side rows, the decision, the outcome, user.screened).
-import type { TClientContext } from "@/lib/auth/api-keys";
+import type { TClientContext } from "@/lib/clients/client-context";
 import { storedEntity, type TRiskAssessment } from "@/lib/screening/assessment";
 import type { TScreeningRequest } from "@/lib/screening/screening-config";
 import { abortUnlessWritten } from "@/lib/screening/sql/guarded-write";

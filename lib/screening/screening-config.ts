@@ -1,11 +1,12 @@
 import type { Pool, PoolClient } from "pg";
-import type { TClientContext } from "@/lib/auth/api-keys";
+import type { TClientContext } from "@/lib/clients/client-context";
 
 import { compiledRuleVersion } from "@/lib/rules/cel";
 import { loadListIndexes, referencedListNames, type TListMeta } from "@/lib/lists/list-cache";
 import type { ListIndex } from "@/lib/lists/list-index";
 import type { TSubject } from "@/lib/screening/run-rules";
 import type { TLoadedRule } from "@/lib/screening/evaluate-rules";
+import { boundedCache } from "@/lib/cache/bounded-cache";
 
 // Per-client, per-process cache of what every screening needs and that changes rarely: the evaluated
 // rules (compiled once) and the active webhook subscriptions. Valid while clients.configVersion is
@@ -24,9 +25,8 @@ export type TScreeningConfig = {
   lists: ReadonlyMap<string, ListIndex>;
 };
 
-const byClient = new Map<string, TScreeningConfig>();
+const byClient = boundedCache<TScreeningConfig>(10_000);
 const loading = new Map<string, Promise<TScreeningConfig>>();
-const MAX_CLIENTS = 10_000;
 
 type TConfigRow = {
   version: string;
@@ -83,7 +83,6 @@ async function load(db: Pool | PoolClient, clientId: string): Promise<TScreening
     baseCurrency: row.baseCurrency,
     lists,
   };
-  if (byClient.size >= MAX_CLIENTS) byClient.clear();
   byClient.set(clientId, config);
   return config;
 }

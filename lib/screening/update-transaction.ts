@@ -1,9 +1,10 @@
 import type { Pool } from "pg";
-import type { TClientContext, TKeyedRead } from "@/lib/auth/api-keys";
+import type { TKeyedRead } from "@/lib/auth/api-keys";
+import type { TClientContext } from "@/lib/clients/client-context";
 import { pgPool } from "@/lib/db";
 import { baseAmountConverter, withBaseAmount } from "@/lib/fx/transaction-base-amount";
 import type { TFxConversion } from "@/lib/fx/rates";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors/domain-error";
 import { computeAggregates } from "@/lib/screening/aggregates";
 import type { TSqlParams } from "@/lib/screening/cel-sql";
 import { assessment, storedEntity, storedMerchant } from "@/lib/screening/assessment";

@@ -1,5 +1,5 @@
 import { pgPool } from "@/lib/db";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/errors/domain-error";
 import { abortUnlessWritten, isAbortedByGuard } from "@/lib/screening/sql/guarded-write";
 import { Params } from "@/lib/screening/sql/statements";
 import { deviceIdentifiers, deviceUpsert } from "@/lib/screening/sql/device-upsert";

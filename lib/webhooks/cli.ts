@@ -1,7 +1,7 @@
 // `webhooks redeliver --client ID --delivery ID`: an operator's redelivery of a failed delivery.
 import { CliError, requireFlag } from "@/lib/cli/args";
 import { extraCommands } from "@/lib/cli/commands";
-import { ApiError } from "@/lib/http/errors";
+import { DomainError } from "@/lib/errors/domain-error";
 import { redeliverWebhook } from "@/lib/webhooks/redeliver-webhook";
 
 extraCommands["webhooks redeliver"] = async (args) => {
@@ -10,7 +10,7 @@ extraCommands["webhooks redeliver"] = async (args) => {
   try {
     return await redeliverWebhook({ clientId, deliveryId });
   } catch (err) {
-    if (err instanceof ApiError) throw new CliError(err.message);
+    if (err instanceof DomainError) throw new CliError(err.message);
     throw err;
   }
 };

@@ -1,6 +1,6 @@
 import { sealSecret } from "@/lib/crypto/secret-box";
 import { prisma, type Tx } from "@/lib/db";
-import { validationError } from "@/lib/http/errors";
+import { validationError } from "@/lib/errors/domain-error";
 import { allowedEventTypes } from "@/lib/webhooks/event-types";
 import type { TCreateWebhook, TWebhookSubscription } from "@/lib/webhooks/schemas";
 import { serializeSubscription } from "@/lib/webhooks/serialize-subscription";

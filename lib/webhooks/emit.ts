@@ -60,7 +60,7 @@ function activeSubscriptions(tx: Tx, clientId: string): Promise<TSubscriptionRef
  * Emits a webhook event inside the caller's transaction: one delivery row per active subscription
  * listing the type, the envelope serialised once, and an outbox event per delivery for the delivery
  * function. Nothing is sent before the transaction commits. Build `payload` with `webhookPayload[event]`.
- * The raw-SQL screening writes the same rows with webhookRows (lib/screening/hot/writes.ts). Answers the
+ * The raw-SQL screening writes the same rows with webhookRows (lib/screening/sql/webhook-rows.ts). Answers the
  * number of deliveries created.
  */
 export async function emitWebhookEvent<E extends TWebhookEventType>(

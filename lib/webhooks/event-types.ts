@@ -17,7 +17,7 @@ export type TWebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /**
  * The documented set for business clients; consumer-facing clients may subscribe to every type.
- * Cases group the alerts business clients already receive, so their events are in both sets (decisions §12).
+ * Cases group the alerts business clients already receive, so their events are in both sets (docs/decisions.md §12).
  */
 export const BUSINESS_EVENT_TYPES: readonly TWebhookEventType[] = [
   "transaction.screened",

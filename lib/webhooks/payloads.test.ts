@@ -40,7 +40,7 @@ const subject = { type: "user" as const, id: "u-1" };
 
 const cases: { [E in TWebhookEventType]: { fields: string[]; payload: TWebhookPayloads[E]; body: string } } =
   {
-    // the transaction answer carries transactionId and status too (decisions §9), passed through
+    // the transaction answer carries transactionId and status too (docs/decisions.md §9), passed through
     "transaction.screened": {
       fields: ["id", "riskLevel", "recommendedAction", "triggered", "timestamp", "transactionId", "status"],
       payload: webhookPayload["transaction.screened"]({

@@ -2,12 +2,12 @@ import type { TWebhookEventType } from "@/lib/webhooks/event-types";
 
 // Payload shapes of the interface's Events table (timestamps in epoch ms), and the one builder per event
 // type that every emitter uses: the Prisma transactions' emitWebhookEvent and the raw-SQL screening's
-// webhookRows (lib/screening/hot/writes.ts). The field order of each builder is the order of the bytes
+// webhookRows (lib/screening/sql/webhook-rows.ts). The field order of each builder is the order of the bytes
 // the client receives and signs: keep it.
 
 export type TTriggeredRuleSummary = { id: string; name?: string; level?: string; [extra: string]: unknown };
 
-/** transaction.screened, user.screened, merchant.screened, payment_instrument.screened, event.screened (decisions §7). */
+/** transaction.screened, user.screened, merchant.screened, payment_instrument.screened, event.screened (docs/decisions.md §7). */
 export type TRiskAssessmentPayload = {
   id: string;
   riskLevel: string;

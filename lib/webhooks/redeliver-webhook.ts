@@ -1,6 +1,6 @@
 import { prisma, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { notFound, validationError } from "@/lib/http/errors";
+import { notFound, validationError } from "@/lib/errors/domain-error";
 import { WEBHOOK_DELIVERY_EVENT } from "@/lib/webhooks/emit";
 import type { TDeliveryStatus } from "@/lib/webhooks/send-delivery-attempt";
 

@@ -1,6 +1,6 @@
 import { env } from "@/lib/env";
 
-// decisions §7: 30 s, 2 min, 10 min, 1 h, 3 h, 6 h, 12 h, 24 h, then failed.
+// docs/decisions.md §7: 30 s, 2 min, 10 min, 1 h, 3 h, 6 h, 12 h, 24 h, then failed.
 export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [
   30_000, 120_000, 600_000, 3_600_000, 10_800_000, 21_600_000, 43_200_000, 86_400_000,
 ];

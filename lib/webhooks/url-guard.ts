@@ -1,7 +1,7 @@
 import { isIP } from "node:net";
 import { env, isProduction } from "@/lib/env";
 
-// decisions §7: loopback and private-network targets are refused in production unless
+// docs/decisions.md §7: loopback and private-network targets are refused in production unless
 // WEBHOOK_ALLOW_PRIVATE_TARGETS=true. Checked when subscribing and again on every connection,
 // against the address actually connected to (DNS may change between the two).
 

@@ -4,7 +4,8 @@
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authenticateApiKey, type TClientContext } from "@/lib/auth/api-keys";
+import { authenticateApiKey } from "@/lib/auth/api-keys";
+import type { TClientContext } from "@/lib/clients/client-context";
 import { prisma } from "@/lib/db";
 import { ZMerchant } from "@/lib/merchants/schemas";
 import { importRules } from "@/lib/rules/import-rules";

@@ -5,7 +5,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import * as eventRoute from "@/app/v1/event/route";
 import * as instrumentRoute from "@/app/v1/paymentInstrument/route";
-import { authenticateApiKey, type TClientContext } from "@/lib/auth/api-keys";
+import { authenticateApiKey } from "@/lib/auth/api-keys";
+import type { TClientContext } from "@/lib/clients/client-context";
 import { prisma } from "@/lib/db";
 import { ZEvent } from "@/lib/events/schemas";
 import { ZPaymentInstrumentRequest } from "@/lib/payment-instruments/schemas";

@@ -3,7 +3,8 @@
 // pg.Client#query, for the raw-SQL path (lib/screening) and the Prisma path it replaced.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authenticateApiKey, type TClientContext } from "@/lib/auth/api-keys";
+import { authenticateApiKey } from "@/lib/auth/api-keys";
+import type { TClientContext } from "@/lib/clients/client-context";
 import { prisma } from "@/lib/db";
 import { ZEvent } from "@/lib/events/schemas";
 import { ZPaymentInstrumentRequest } from "@/lib/payment-instruments/schemas";

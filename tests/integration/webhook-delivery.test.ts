@@ -158,7 +158,7 @@ describe.each(["serve", "in-process"] as const)("webhook delivery (embedded driv
     const other = await createTestClient();
     await expect(
       redeliverWebhook({ clientId: other.clientId, deliveryId: delivery.id }),
-    ).rejects.toMatchObject({ status: 404 });
+    ).rejects.toMatchObject({ code: "not_found" });
     expect(await redeliverWebhook({ clientId, deliveryId: delivery.id })).toEqual({
       id: delivery.id,
       status: "pending",

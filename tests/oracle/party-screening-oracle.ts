@@ -2,7 +2,7 @@
 // POST /v1/user/device that the raw-SQL path replaced, kept only as the reference of the equivalence
 // tests (party-screening-equivalence, user-device-equivalence): same answers, decisions and stored
 // rows. Production code never imports tests/oracle.
-import type { TClientContext } from "@/lib/auth/api-keys";
+import type { TClientContext } from "@/lib/clients/client-context";
 import { prisma, TX_OPTIONS } from "@/lib/db";
 import { notFound } from "@/lib/http/errors";
 import type { TMerchant } from "@/lib/merchants/schemas";

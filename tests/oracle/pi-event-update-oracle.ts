@@ -1,7 +1,7 @@
 // The Prisma implementations of POST /v1/event, PUT /v1/paymentInstrument and /v1/transaction/update
 // that the raw-SQL path replaced, kept only as the reference of the equivalence tests (pi-event-equivalence,
 // update-equivalence): same answers, decisions and stored rows. Production code never imports tests/oracle.
-import type { TClientContext } from "@/lib/auth/api-keys";
+import type { TClientContext } from "@/lib/clients/client-context";
 import { prisma, TX_OPTIONS } from "@/lib/db";
 import type { TEvent } from "@/lib/events/schemas";
 import { baseAmountConverter, withBaseAmount } from "@/lib/fx/transaction-base-amount";

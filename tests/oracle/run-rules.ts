@@ -1,7 +1,7 @@
 // The Prisma rule run that the raw-SQL screenings replaced (lib/screening/decide.ts and
 // decision-write.ts): reads what it needs through `tx`, evaluates, and stores the decision. Kept only for
 // the oracle screenings and the rule-engine tests. Production code never imports tests/oracle.
-import type { TClientContext } from "@/lib/auth/api-keys";
+import type { TClientContext } from "@/lib/clients/client-context";
 import { pgPool, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { TFxConversion } from "@/lib/fx/rates";

@@ -1,7 +1,7 @@
 // The Prisma implementation of POST /v1/transaction that the raw-SQL path replaced, kept only as the
 // reference of the equivalence tests (tests/integration/screening-equivalence.test.ts): same answers,
 // decisions and stored rows. Production code never imports tests/oracle.
-import type { TClientContext } from "@/lib/auth/api-keys";
+import type { TClientContext } from "@/lib/clients/client-context";
 import { prisma, TX_OPTIONS, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { transactionBaseAmount, withBaseAmount } from "@/lib/fx/transaction-base-amount";

@@ -1,6 +1,7 @@
 import type { Tx } from "@/lib/db";
 import type { TMerchant } from "@/lib/merchants/schemas";
-import { canonicalJson, keepFirstTimestamp } from "@/lib/merchants/upsert-merchant";
+import { canonicalJson } from "@/lib/json/canonical-json";
+import { keepFirstTimestamp } from "@/lib/merchants/keep-first-timestamp";
 
 /**
  * Creates or corrects a merchant record inside the caller's transaction (interface "Merchant rules"):

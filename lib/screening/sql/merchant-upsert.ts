@@ -1,4 +1,5 @@
-import { canonicalJson, keepFirstTimestamp } from "@/lib/merchants/upsert-merchant";
+import { canonicalJson } from "@/lib/json/canonical-json";
+import { keepFirstTimestamp } from "@/lib/merchants/keep-first-timestamp";
 import type { TMerchant } from "@/lib/merchants/schemas";
 import { newId, Params } from "@/lib/screening/sql/statements";
 import { asStored, once } from "@/lib/screening/sql/statements";

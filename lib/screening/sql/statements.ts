@@ -1,6 +1,8 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { Pool, PoolClient } from "pg";
+import { boundedCache } from "@/lib/cache/bounded-cache";
 import type { Tx } from "@/lib/db";
+import { statementName } from "@/lib/db-prepared";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 // Small helpers of the raw-SQL screening path: ids, parameter lists, named statements, and a Tx-shaped
@@ -41,14 +43,12 @@ export function newId(): string {
 
 // Statement names by text: a screening's read and write texts repeat for every request of one client
 // configuration, and hashing 5-10 KB of text twice per request cost more than a map lookup.
-const MAX_NAMED_TEXTS = 500;
-const namesByText = new Map<string, string>();
+const namesByText = boundedCache<string>(500);
 
-function statementName(text: string): string {
+function namedStatement(text: string): string {
   let name = namesByText.get(text);
   if (name === undefined) {
-    name = `rss_${createHash("sha1").update(text).digest("base64url")}`;
-    if (namesByText.size >= MAX_NAMED_TEXTS) namesByText.clear();
+    name = statementName(text);
     namesByText.set(text, name);
   }
   return name;
@@ -62,7 +62,7 @@ function statementName(text: string): string {
  * collides. Texts are bounded: one per client configuration and per shape of the write's row lists.
  */
 export function prepared(text: string, values: unknown[]): { name: string; text: string; values: unknown[] } {
-  return { name: statementName(text), text, values };
+  return { name: namedStatement(text), text, values };
 }
 
 /** Positional parameters: `add(value, cast)` answers `$n::cast`. */
