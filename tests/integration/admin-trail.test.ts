@@ -613,7 +613,7 @@ describe("rules: publish with a change note", () => {
     );
     expect(after.liveVersion).toBe(draft);
     expect(after.versions.find((v) => v.version === draft)!.published).toMatchObject({
-      by: m.admin.email,
+      by: { name: "Ada Admin", email: m.admin.email },
       note: "Trial the new reason before activating",
     });
     const [row] = await audits("rule.published", "TX-LARGE-AMOUNT");
