@@ -1,8 +1,7 @@
 import { prisma } from "@/lib/db";
-import { parseWith } from "@/lib/validation/parse";
 import type { TDashboardActor } from "@/lib/alerts/actor";
 import { assertLinkedUsers } from "@/lib/links/linked-user-ids";
-import { ZRingStatus, type TRingStatus } from "@/lib/links/network-schemas";
+import type { TRingStatus } from "@/lib/links/network-schemas";
 import { applyDashboardUserStatus } from "@/lib/users/change-user-status-from-dashboard";
 
 export type TRingStatusResult = {
@@ -25,10 +24,10 @@ export async function changeRingStatus({
 }: {
   clientId: string;
   userId: string;
-  input: unknown;
+  input: TRingStatus;
   actor: TDashboardActor;
 }): Promise<TRingStatusResult> {
-  const { userIds, status, note, closeAlerts } = parseWith(ZRingStatus, input);
+  const { userIds, status, note, closeAlerts } = input;
   await assertLinkedUsers({ clientId, userId, userIds, path: "/userIds" });
   // in id order, so two ring actions over the same people never wait on each other in a cycle
   const ordered = [...userIds].sort();
