@@ -744,6 +744,37 @@ describe("tenant isolation: client B calling with client A's ids", () => {
     session.current = null;
   });
 
+  it("answers every dashboard API route's hostile path ids with a 4xx in the error body, never a 5xx", async () => {
+    const hostile = [
+      "\u0000",
+      "a\u0000b",
+      "x".repeat(10_000),
+      "../../etc/passwd",
+      "%",
+      "' OR 1=1 --",
+      "\u202e",
+    ];
+    for (const route of (await discoverDashboardRoutes()).filter((r) => r.params.length > 0))
+      for (const c of (DASHBOARD_MATRIX[route.key] ?? []).slice(0, 1))
+        for (const value of hostile) {
+          signIn(B, c.role);
+          const params = Object.fromEntries(Object.keys(c.params(A)).map((k) => [k, value]));
+          const res = await call(route.handler, {
+            method: route.method,
+            path: route.key.split(" ")[1],
+            params,
+            body: c.body?.(B),
+            query: c.query?.(B),
+          });
+          checked++;
+          const context = `${route.key} ${JSON.stringify(value.slice(0, 20))}: ${JSON.stringify(res.body)?.slice(0, 300)}`;
+          expect(res.status, context).toBeGreaterThanOrEqual(400);
+          expect(res.status, context).toBeLessThan(500);
+          expect(typeof res.body?.error?.type, context).toBe("string");
+        }
+    session.current = null;
+  });
+
   it("left every record of A as it was", async () => {
     expect(await stateOf(A)).toEqual(before);
   });
