@@ -1,4 +1,4 @@
-// Statements per /v1/transaction/update, payment-instrument and event screening (issue #11: a few
+// Statements per /v1/transaction/update, payment-instrument and event screening (a few
 // statements instead of dozens): every statement this process sends to PostgreSQL is counted at
 // pg.Client#query, for the raw-SQL path (lib/screening) and the Prisma path it replaced.
 import pg from "pg";
