@@ -1,4 +1,4 @@
-// Statements per user and merchant screening (issue #11: a few statements instead of dozens): every
+// Statements per user and merchant screening (a few statements instead of dozens): every
 // statement sent to PostgreSQL by this process is counted at pg.Client#query, for the raw-SQL path
 // (lib/screening/screen-user.ts, screen-merchant.ts) and for the Prisma path it replaced (kept for comparison).
 import path from "node:path";
