@@ -6,6 +6,8 @@ const MESSAGES: Record<string, string> = {
   SignInThrottled: "Too many failed sign-ins. Wait a little and try again.",
   // not a failure: setting a new password ends the session it was set in
   PasswordChanged: "Your new password is set. Sign in with it.",
+  SignInChooseOrganisation:
+    "This email and password open more than one organisation. Type the name of the one to sign in to.",
   SignInLocked:
     "Sign-in is locked after repeated failures. It unlocks by itself after a while; an admin of your team can unlock it now.",
 };
@@ -19,10 +21,13 @@ export function LoginForm({
   csrfToken,
   callbackUrl,
   error,
+  askOrganisation = false,
 }: {
   csrfToken: string;
   callbackUrl: string;
   error: string | null;
+  /** Shown after an email and password matched accounts of several organisations. */
+  askOrganisation?: boolean;
 }) {
   return (
     <form method="post" action="/api/auth/callback/credentials" className="mt-6 space-y-4">
@@ -48,6 +53,20 @@ export function LoginForm({
           className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2"
         />
       </label>
+      {askOrganisation && (
+        <label className="block text-sm">
+          <span className="font-medium text-slate-700">Organisation</span>
+          <input
+            name="organisation"
+            type="text"
+            autoComplete="organization"
+            required
+            maxLength={200}
+            dir="auto"
+            className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2"
+          />
+        </label>
+      )}
       {error && (
         <p
           data-testid="login-error"

@@ -22,7 +22,7 @@ import {
 // very long name without spaces, a right-to-left override, spreadsheet formulas.
 
 const SHOTS = "test-results/screens";
-const SECRET = "e2e-trail-secret";
+const SECRET = "e2e-trail-secret-with-at-least-32-characters";
 const LONG_NAME = `Wolfeschlegelsteinhausenbergerdorff${"x".repeat(150)}`;
 const RTL_NAME = "Mallory \u202Elive\u202C Smith";
 

@@ -12,7 +12,7 @@ import { DEMO } from "../prisma/seed";
 
 const DB_URL = process.env.E2E_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/rss_e2e";
 const RULE_ID = "E2E-BIG-REPEAT";
-const SECRET = "e2e-subscription-secret";
+const SECRET = "e2e-subscription-secret-at-least-32-characters";
 const HOUR = 3_600_000;
 
 let apiKey = "";

@@ -27,6 +27,7 @@ export default async function LoginPage({
           csrfToken={csrfToken}
           callbackUrl={safeCallback(params.callbackUrl)}
           error={loginErrorMessage(error)}
+          askOrganisation={error === "SignInChooseOrganisation"}
         />
       </div>
     </main>

@@ -21,11 +21,20 @@ export const ZRuleStatusChange = z.object({ status: z.enum(RULE_STATUSES) });
 
 export const ZCreateApiKeyInput = z.object({ name: z.string().trim().max(100).optional() });
 
+export const WEBHOOK_SECRET_MIN_LENGTH = 32;
+
 export const ZCreateWebhookInput = z.object({
   url: z.string().trim().min(1),
   events: z.array(ZWebhookEventType).min(1),
-  // blank: a secret is generated and shown once
-  secret: z.string().max(512).optional(),
+  // blank: a secret of 32 random bytes is generated and shown once. One the admin types must be at least
+  // WEBHOOK_SECRET_MIN_LENGTH characters (the /v1 API takes any secret: the contract fixes that).
+  secret: z
+    .string()
+    .max(512)
+    .refine((s) => s.trim().length === 0 || s.trim().length >= WEBHOOK_SECRET_MIN_LENGTH, {
+      message: `A signing secret you choose must have at least ${WEBHOOK_SECRET_MIN_LENGTH} characters; leave it blank to have one generated`,
+    })
+    .optional(),
 });
 export type TCreateWebhookInput = z.infer<typeof ZCreateWebhookInput>;
 

@@ -46,7 +46,10 @@ export async function listWebhookSubscriptions(
   };
 }
 
-/** Same validation as POST /v1/webhooks; a blank secret is generated and returned this once. */
+/**
+ * Same validation as POST /v1/webhooks (the dashboard route also asks a typed secret for 32 characters); a
+ * blank secret is replaced by 32 random bytes, returned this once.
+ */
 export async function createWebhookSubscription(
   user: TSessionUser,
   input: TCreateWebhookInput,
@@ -57,7 +60,7 @@ export async function createWebhookSubscription(
   secret: string | null;
   productionWarning: string | null;
 }> {
-  const generated = input.secret?.trim() ? null : `whsec_${randomBytes(24).toString("base64url")}`;
+  const generated = input.secret?.trim() ? null : `whsec_${randomBytes(32).toString("base64url")}`;
   const secret = generated ?? input.secret!.trim();
   const body = parseWith(ZCreateWebhook, { url: input.url, events: input.events, secret });
   const client = await prisma.client.findUniqueOrThrow({

@@ -45,14 +45,17 @@ export const authOptions: NextAuthOptions = {
       credentials: {
         email: { label: "Email", type: "email" },
         password: { label: "Password", type: "password" },
+        organisation: { label: "Organisation", type: "text" },
       },
-      // A SignInRefused thrown here reaches /login as ?error=SignInThrottled or ?error=SignInLocked.
+      // A SignInRefused thrown here reaches /login as ?error=SignInThrottled, SignInLocked or
+      // SignInChooseOrganisation.
       async authorize(credentials, req) {
         if (!credentials?.email || !credentials.password) return null;
         const headers = (req.headers ?? {}) as Record<string, string | undefined>;
         const user = await signInWithPassword({
           email: credentials.email,
           password: credentials.password,
+          organisation: credentials.organisation,
           address: clientAddress({
             peer: headers[PEER_ADDRESS_HEADER],
             forwardedFor: headers["x-forwarded-for"],

@@ -18,9 +18,12 @@ export const SIGN_IN_POLICY = {
 // Compared against when the email is unknown, so timing does not reveal which emails exist.
 const UNKNOWN_USER_HASH = "$2b$12$C6UzMDM.H6dfI/f/IKcEeO5fbm4.5p0G5gG0yO5x6eZ3lV6mVb3Iu";
 
-export type TSignInRefusal = "SignInThrottled" | "SignInLocked";
+export type TSignInRefusal = "SignInThrottled" | "SignInLocked" | "SignInChooseOrganisation";
 
-/** Thrown before the password is checked; next-auth turns the message into /login?error=<code>. */
+/**
+ * Thrown before the password is checked (throttled, locked), or after it matched accounts of several
+ * organisations and none was named; next-auth turns the message into /login?error=<code>.
+ */
 export class SignInRefused extends Error {
   constructor(readonly code: TSignInRefusal) {
     super(code);
@@ -89,44 +92,107 @@ async function recordFailure(tx: Tx, key: string, now: Date, free: number, lockA
 }
 
 /**
- * Checks an email and password with throttling per account and per client address. Returns the user,
- * null for a wrong email or password, or throws SignInRefused while backed off or locked (without
- * checking the password). Every outcome for a known user is audited in the same transaction as the
- * counter change.
- */
-/**
  * Lifts an account's sign-in lock and back-off (the operator's way in when every admin of a client is
- * locked out). Audited when a dashboard user has the email.
+ * locked out). The counters are per email, so this lifts it for every client's user with that email;
+ * audited for each of them.
  */
 export async function unlockSignIn(email: string): Promise<{ email: string; unlocked: boolean }> {
   const normalized = email.trim().toLowerCase();
   return prisma.$transaction(async (tx) => {
     const removed = await tx.signInThrottle.deleteMany({ where: { key: accountKey(normalized) } });
-    const user = await tx.dashboardUser.findUnique({ where: { email: normalized } });
-    if (user && removed.count > 0)
-      await tx.auditLog.create({
-        data: {
-          clientId: user.clientId,
-          actorType: "operator",
-          actorId: "cli",
-          action: "dashboard_user.unlocked",
-          entityType: "dashboard_user",
-          entityId: user.id,
-          details: { via: "cli" },
-        },
-      });
+    const users = await tx.dashboardUser.findMany({
+      where: { email: normalized },
+      select: { id: true, clientId: true },
+    });
+    if (removed.count > 0)
+      for (const user of users)
+        await tx.auditLog.create({
+          data: {
+            clientId: user.clientId,
+            actorType: "operator",
+            actorId: "cli",
+            action: "dashboard_user.unlocked",
+            entityType: "dashboard_user",
+            entityId: user.id,
+            details: { via: "cli" },
+          },
+        });
     return { email: normalized, unlocked: removed.count > 0 };
   });
 }
 
+type TAccountMatch =
+  | { outcome: "signed_in"; signedIn: TSignedIn; audited: TAudited[] }
+  | { outcome: "choose"; audited: TAudited[] }
+  | { outcome: "refused"; audited: TAudited[] };
+type TAudited = { id: string; clientId: string };
+
+/**
+ * The account an email and password open. An email is unique within a client, not across clients, so
+ * every active account with the email is compared (at least one comparison, so timing does not tell a
+ * known email from an unknown one). Exactly one match signs in; several (the same person, the same
+ * password in two organisations) need the organisation's name or id. Audited on: the matched account,
+ * or on a failure every account with the email, so each client sees failures against its member.
+ */
+async function matchAccount(email: string, password: string, organisation: string | null | undefined) {
+  const accounts = email
+    ? await prisma.dashboardUser.findMany({
+        where: { email },
+        include: { client: { select: { name: true } } },
+        orderBy: { createdAt: "asc" },
+      })
+    : [];
+  const matched: typeof accounts = [];
+  for (const account of accounts)
+    if ((await bcrypt.compare(password, account.passwordHash)) && !account.disabledAt) matched.push(account);
+  if (accounts.length === 0) await bcrypt.compare(password, UNKNOWN_USER_HASH);
+
+  const wanted = organisation?.trim().toLowerCase();
+  const named = wanted
+    ? matched.filter(
+        (a) => a.clientId === organisation?.trim() || a.client.name.trim().toLowerCase() === wanted,
+      )
+    : matched;
+  const audited = (list: typeof accounts): TAudited[] =>
+    list.map((a) => ({ id: a.id, clientId: a.clientId }));
+  const [a] = named;
+  if (a && named.length === 1) {
+    return {
+      outcome: "signed_in",
+      signedIn: {
+        id: a.id,
+        clientId: a.clientId,
+        email: a.email,
+        name: a.name,
+        role: a.role,
+        sessionVersion: a.sessionVersion,
+      },
+      audited: audited(named),
+    } satisfies TAccountMatch;
+  }
+  // Several matched and no (or an ambiguous) organisation: the password is right, so this is no failure.
+  if (named.length > 1 || (wanted && matched.length > 1 && named.length === 0))
+    return { outcome: "choose", audited: [] } satisfies TAccountMatch;
+  return { outcome: "refused", audited: audited(accounts) } satisfies TAccountMatch;
+}
+
+/**
+ * Checks an email and password with throttling per account (the email) and per client address. Returns
+ * the user, null for a wrong email or password, or throws SignInRefused while backed off or locked
+ * (without checking the password), or when the email and password open several organisations and none
+ * was named. Every outcome for a known user is audited in the same transaction as the counter change.
+ */
 export async function signInWithPassword({
   email,
   password,
+  organisation,
   address,
   now = new Date(),
 }: {
   email: string;
   password: string;
+  /** The client's name (or id), needed only when the email and password open accounts of several clients. */
+  organisation?: string | null;
   address: string | null;
   now?: Date;
 }): Promise<TSignedIn | null> {
@@ -140,35 +206,36 @@ export async function signInWithPassword({
   if (lockHolds(accountRow?.lockedAt, now)) throw new SignInRefused("SignInLocked");
   if (rows.some((r) => r.blockedUntil && r.blockedUntil > now)) throw new SignInRefused("SignInThrottled");
 
-  const user = normalized ? await prisma.dashboardUser.findUnique({ where: { email: normalized } }) : null;
-  const ok = await bcrypt.compare(password, user?.passwordHash ?? UNKNOWN_USER_HASH);
-  const audit = (tx: Tx, action: string, details: Record<string, unknown>) =>
-    user
-      ? tx.auditLog.create({
-          data: {
-            clientId: user.clientId,
-            actorType: "dashboard_user",
-            actorId: user.id,
-            action,
-            entityType: "dashboard_user",
-            entityId: user.id,
-            details: { address, ...details },
-          },
-        })
-      : Promise.resolve();
+  const user = await matchAccount(normalized, password, organisation);
+  const audit = async (tx: Tx, action: string, details: Record<string, unknown>) => {
+    for (const account of user.audited)
+      await tx.auditLog.create({
+        data: {
+          clientId: account.clientId,
+          actorType: "dashboard_user",
+          actorId: account.id,
+          action,
+          entityType: "dashboard_user",
+          entityId: account.id,
+          details: { address, ...details },
+        },
+      });
+  };
+  if (user.outcome === "choose") throw new SignInRefused("SignInChooseOrganisation");
 
-  if (user && ok && !user.disabledAt) {
+  if (user.outcome === "signed_in") {
+    const { signedIn } = user;
     await prisma.$transaction(async (tx) => {
       await tx.signInThrottle.deleteMany({ where: { key: account } });
       await audit(tx, "sign_in.succeeded", {});
     });
     return {
-      id: user.id,
-      clientId: user.clientId,
-      email: user.email,
-      name: user.name,
-      role: user.role,
-      sessionVersion: user.sessionVersion,
+      id: signedIn.id,
+      clientId: signedIn.clientId,
+      email: signedIn.email,
+      name: signedIn.name,
+      role: signedIn.role,
+      sessionVersion: signedIn.sessionVersion,
     };
   }
 

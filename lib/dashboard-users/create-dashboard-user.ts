@@ -16,8 +16,6 @@ export type TCreateDashboardUser = z.input<typeof ZCreateDashboardUser>;
 
 export class DashboardUserError extends Error {}
 
-export const EMAIL_UNAVAILABLE = "This email cannot be used for a dashboard user; choose another";
-
 export type TPreparedDashboardUser = Omit<z.infer<typeof ZCreateDashboardUser>, "password"> & {
   passwordHash: string;
 };
@@ -38,15 +36,14 @@ export async function insertDashboardUser(
 ): Promise<{ userId: string }> {
   const client = await db.client.findUnique({ where: { id: data.clientId }, select: { id: true } });
   if (!client) throw new DashboardUserError(`Client ${data.clientId} does not exist`);
+  // An email is unique within a client only: another client's users change nothing here, so the answer
+  // for an email another client uses is the answer for a fresh one.
   const taken = await db.dashboardUser.findUnique({
-    where: { email: data.email },
-    select: { clientId: true },
+    where: { clientId_email: { clientId: data.clientId, email: data.email } },
+    select: { id: true },
   });
-  // Emails sign in without naming a client, so they are unique across clients. An admin may know their own
-  // team's; of another client's the answer says nothing: not "exists", not which client.
-  if (taken?.clientId === data.clientId)
+  if (taken)
     throw new DashboardUserError(`A dashboard user with email ${data.email} already exists in this team`);
-  if (taken) throw new DashboardUserError(EMAIL_UNAVAILABLE);
   const user = await db.dashboardUser.create({
     data: {
       clientId: data.clientId,

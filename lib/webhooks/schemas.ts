@@ -18,7 +18,13 @@ export const ZCreateWebhook = z.object({
     .min(1)
     .max(WEBHOOK_EVENT_TYPES.length * 4)
     .describe("Event types to deliver"),
-  secret: z.string().min(1).max(512).describe("Key of the HMAC-SHA256 X-Service-Signature; never returned"),
+  secret: z
+    .string()
+    .min(1)
+    .max(512)
+    .describe(
+      "Key of the HMAC-SHA256 X-Service-Signature; never returned. Use at least 32 random bytes (for example 64 hex characters).",
+    ),
 });
 export type TCreateWebhook = z.infer<typeof ZCreateWebhook>;
 

@@ -92,7 +92,7 @@ describe("every audited change commits with its audit row", () => {
     await atomically("dashboard_user.created", () =>
       createTeamMember(admin, { email: "new@atomic.test", role: "reviewer", password: "long enough" }),
     );
-    const member = await prisma.dashboardUser.findUniqueOrThrow({ where: { email: "new@atomic.test" } });
+    const member = await prisma.dashboardUser.findFirstOrThrow({ where: { email: "new@atomic.test" } });
     await atomically("dashboard_user.disabled", () => disableTeamMember(admin, { id: member.id }));
     await atomically("dashboard_user.enabled", () => enableTeamMember(admin, { id: member.id }));
     await prisma.signInThrottle.create({
