@@ -181,12 +181,21 @@ test("the previous release and this one side by side under load, rolled one at a
       0,
     );
     expect(byDriver!.current, "events this release dispatched").toBeGreaterThan(0);
-    const [left] = await query<{ undispatched: number; unfinished: number; failed: number }>(
-      `SELECT (SELECT count(*)::int FROM outbox_events WHERE "dispatchedAt" IS NULL AND name <> $1) AS undispatched,
-              (SELECT count(*)::int FROM job_runs WHERE status IN ('queued', 'running')) AS unfinished,
-              (SELECT count(*)::int FROM job_runs WHERE status = 'failed') AS failed`,
-      [PROBE_EVENT],
-    );
+    // the runs finish just after their deliveries are recorded
+    const leftOver = async () =>
+      (
+        await query<{ undispatched: number; unfinished: number; failed: number }>(
+          `SELECT (SELECT count(*)::int FROM outbox_events WHERE "dispatchedAt" IS NULL AND name <> $1) AS undispatched,
+                  (SELECT count(*)::int FROM job_runs WHERE status IN ('queued', 'running')) AS unfinished,
+                  (SELECT count(*)::int FROM job_runs WHERE status = 'failed') AS failed`,
+          [PROBE_EVENT],
+        )
+      )[0]!;
+    let left = await leftOver();
+    for (let i = 0; i < 60 && left.undispatched + left.unfinished > 0; i++) {
+      await sleep(500);
+      left = await leftOver();
+    }
     expect(left).toEqual({ undispatched: 0, unfinished: 0, failed: 0 });
 
     // The probe: before the migration the previous release marked it dispatched without a run (it
