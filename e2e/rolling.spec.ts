@@ -106,7 +106,12 @@ test("the previous release and this one side by side under load, rolled one at a
   await old.start();
   haproxy = await startHaproxy(PORT, [old, current], dir, "ignore");
   const base = `http://127.0.0.1:${PORT}`;
-  await subscribeWebhooks(base, apiKey, receiver, SECRET);
+  // on the instance itself: HAProxy is still finding out that the other one is not up yet
+  await subscribeWebhooks(old.base, apiKey, receiver, SECRET);
+  for (let ok = 0; ok < 3;) {
+    ok = (await fetch(`${base}/readyz`)).status === 200 ? ok + 1 : 0;
+    await sleep(500);
+  }
 
   // the only answer besides 200 a rolling upgrade may give: the draining 503 with Retry-After
   const load = screeningLoad(base, apiKey, 4, {
