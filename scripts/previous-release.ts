@@ -3,7 +3,8 @@
 //   npx tsx scripts/previous-release.ts            # prints the folder of the built previous release
 //
 // "Previous release" is a git ref: PREVIOUS_RELEASE_REF (a tag, a branch, a commit), by default
-// `git merge-base HEAD main` (what main had when this branch started). It is checked out with
+// `git merge-base HEAD main` (what main had when this branch started; on main itself, HEAD^, main
+// before its last merge; set PREVIOUS_RELEASE_REF to the last release's tag). It is checked out with
 // `git worktree add --detach` into .tools/previous-release/<commit>, installed (`npm install
 // --prefer-offline`, from npm's cache when it can) and built (`next build`) there, once: a rerun with
 // the same commit finds the build and takes no time. Remove the folder with
@@ -17,13 +18,22 @@ export type TPreviousRelease = { ref: string; commit: string; dir: string };
 
 const git = (...args: string[]) => execFileSync("git", args, { encoding: "utf8" }).trim();
 
-/** The commit of the previous release (PREVIOUS_RELEASE_REF, or where HEAD left main). */
+/**
+ * The commit of the previous release: PREVIOUS_RELEASE_REF, or where HEAD left main; on main itself
+ * (that is HEAD), HEAD's first parent: main before its last merge.
+ */
 export function previousReleaseCommit(ref = process.env.PREVIOUS_RELEASE_REF): {
   ref: string;
   commit: string;
 } {
-  const name = ref || git("merge-base", "HEAD", "main");
+  let name = ref || git("merge-base", "HEAD", "main");
+  if (!ref && name === git("rev-parse", "HEAD")) name = "HEAD^";
   return { ref: name, commit: git("rev-parse", "--verify", `${name}^{commit}`) };
+}
+
+/** Whether the previous release already has versioned jobs (job protocol 2 and its expand migration). */
+export function hasVersionedJobs(dir: string): boolean {
+  return existsSync(path.join(dir, "prisma", "migrations", "20261126220000_job_versions"));
 }
 
 /** Checks out, installs and builds the previous release once per commit; returns its folder. */
