@@ -46,7 +46,7 @@ if (process.argv.includes("--attach")) {
 async function attach(): Promise<void> {
   const seconds = flag("seconds", 60);
   const { inngest, INNGEST_APP_ID } = await import("../inngest/client");
-  const { functions } = await import("../inngest/index");
+  const { eventsWithoutFunctions, functions, functionVersions } = await import("../inngest/index");
   const { jobsPool } = await import("../lib/db");
   const { startJobDriver } = await import("../lib/jobs/driver");
   const { describeFunctions } = await import("../lib/jobs/function-table");
@@ -62,7 +62,8 @@ async function attach(): Promise<void> {
   const started = Date.now();
   const driver = startJobDriver({
     mode: "embedded",
-    functions: describeFunctions(INNGEST_APP_ID, functions),
+    functions: describeFunctions(INNGEST_APP_ID, functions, functionVersions),
+    eventsWithoutFunctions,
     serveUrl: "http://127.0.0.1:9/api/inngest",
     runInProcess: inProcessRunner(inngest, functions),
     signingKey: servingSigningKey()!,
@@ -115,7 +116,7 @@ await promisify(execFile)("npx", ["prisma", "migrate", "deploy"], { env: process
 
 const { POST } = await import("../app/api/inngest/route");
 const { INNGEST_APP_ID } = await import("../inngest/client");
-const { functions } = await import("../inngest/index");
+const { eventsWithoutFunctions, functions, functionVersions } = await import("../inngest/index");
 const { prisma } = await import("../lib/db");
 const { startJobDriver } = await import("../lib/jobs/driver");
 const { describeFunctions } = await import("../lib/jobs/function-table");
@@ -166,7 +167,8 @@ const emit = (i: number) =>
 const startDriver = () =>
   startJobDriver({
     mode: "embedded",
-    functions: describeFunctions(INNGEST_APP_ID, functions),
+    functions: describeFunctions(INNGEST_APP_ID, functions, functionVersions),
+    eventsWithoutFunctions,
     serveUrl: serve.url,
     // As `npm start`: the SDK's engine in process (--serve: the signed serve handler in process; --http:
     // the signed serve endpoint over HTTP).

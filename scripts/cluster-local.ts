@@ -70,7 +70,7 @@ function forward(child: ChildProcess, prefix: string): void {
   }
 }
 
-async function waitUntil(
+export async function waitUntil(
   what: string,
   check: () => Promise<boolean>,
   exited: () => boolean,
@@ -157,11 +157,13 @@ function haproxyConfig(port: number, instances: TInstance[]): string {
   ].join("\n");
 }
 
-function instance(
+/** One instance: `npm start` of the checkout in `cwd` (default: this one), on `port`. */
+export function localInstance(
   name: string,
   port: number,
   env: NodeJS.ProcessEnv,
   output: "inherit" | "ignore",
+  cwd = process.cwd(),
 ): TInstance {
   const base = `http://127.0.0.1:${port}`;
   let child: ChildProcess | null = null;
@@ -174,6 +176,7 @@ function instance(
     start: async () => {
       const started = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
         env: { ...env, PORT: String(port) },
+        cwd,
         detached: true,
         stdio: ["ignore", output === "inherit" ? "pipe" : "ignore", output === "inherit" ? "pipe" : "ignore"],
       });
@@ -195,6 +198,41 @@ function instance(
       child = null;
     },
   };
+}
+
+/**
+ * HAProxy on `port` in front of `instances` (configuration written into `dir`), in the foreground as
+ * this process's child; resolves once it answers /readyz with 200 (at least one instance is ready).
+ */
+export async function startHaproxy(
+  port: number,
+  instances: TInstance[],
+  dir: string,
+  output: "inherit" | "ignore",
+): Promise<ChildProcess> {
+  writeFileSync(path.join(dir, "haproxy.cfg"), haproxyConfig(port, instances));
+  const haproxy = spawn("haproxy", ["-db", "-f", path.join(dir, "haproxy.cfg")], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  if (output === "inherit") forward(haproxy, "[haproxy]");
+  else {
+    haproxy.stdout?.resume();
+    haproxy.stderr?.resume();
+  }
+  try {
+    await waitUntil(
+      "HAProxy",
+      async () =>
+        (await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(2000) })).status ===
+        200,
+      () => haproxy.exitCode !== null,
+      30_000,
+    );
+  } catch (err) {
+    haproxy.kill("SIGKILL");
+    throw err;
+  }
+  return haproxy;
 }
 
 /** Starts PgBouncer, both instances and HAProxy (migrations first, on PostgreSQL itself). */
@@ -277,28 +315,13 @@ export async function startLocalCluster(options: TClusterOptions): Promise<TLoca
       NEXTAUTH_URL: env.NEXTAUTH_URL ?? `http://127.0.0.1:${port}`,
     };
     const instances: [TInstance, TInstance] = [
-      instance("app1", instancePorts[0], instanceEnv, output),
-      instance("app2", instancePorts[1], instanceEnv, output),
+      localInstance("app1", instancePorts[0], instanceEnv, output),
+      localInstance("app2", instancePorts[1], instanceEnv, output),
     ];
     try {
       await Promise.all(instances.map((i) => i.start()));
-      writeFileSync(path.join(dir, "haproxy.cfg"), haproxyConfig(port, instances));
-      const haproxy = spawn("haproxy", ["-db", "-f", path.join(dir, "haproxy.cfg")], {
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      children.push(haproxy);
-      if (output === "inherit") forward(haproxy, "[haproxy]");
-      else {
-        haproxy.stdout?.resume();
-        haproxy.stderr?.resume();
-      }
+      children.push(await startHaproxy(port, instances, dir, output));
       const base = `http://127.0.0.1:${port}`;
-      await waitUntil(
-        "HAProxy",
-        async () => (await fetch(`${base}/readyz`, { signal: AbortSignal.timeout(2000) })).status === 200,
-        () => haproxy.exitCode !== null,
-        30_000,
-      );
       return {
         base,
         instances,

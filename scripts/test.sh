@@ -8,6 +8,7 @@ step "lint"
 npx eslint .
 npx prettier --check . >/dev/null || { npx prettier --check . || true; echo "prettier: files above need 'npm run format'"; exit 1; }
 npm run --silent lint:cycles
+npm run --silent lint:migrations
 
 step "typecheck"
 npx tsc --noEmit

@@ -5,7 +5,7 @@ import {
   type TRunControl,
   type TServeInvoker,
 } from "@/lib/jobs/execute-run";
-import type { TJobFunction } from "@/lib/jobs/function-table";
+import { JOB_PROTOCOL, type TJobFunction } from "@/lib/jobs/function-table";
 import { listenForWork, type TWorkListener } from "@/lib/jobs/listen";
 import { relayOutbox, type TRelayEvent } from "@/lib/jobs/relay";
 import { dispatchAndClaim, outboxPending, pruneCompletedRuns } from "@/lib/jobs/run-store";
@@ -21,6 +21,8 @@ import { jobPassFailures, jobRunsInFlight, jobStartDelay } from "@/lib/ops/metri
 export type TJobDriverOptions = {
   mode: "embedded" | "relay";
   functions: readonly TJobFunction[];
+  /** Events this build writes that trigger none of its functions: dispatched without a run (see dispatchAndClaim). */
+  eventsWithoutFunctions?: readonly string[];
   /** The serve endpoint, e.g. http://127.0.0.1:3000/api/inngest (embedded mode). */
   serveUrl: string;
   /** The serve handler of this process, called in process with the same signed request (embedded mode). */
@@ -159,6 +161,7 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
         leaseMs,
         limit: DISPATCH_LIMIT,
         recoverExpired,
+        withoutFunctions: options.eventsWithoutFunctions,
       });
       for (const run of runs) {
         // a run's first execution: how long its event waited since its commit (the driver's lag)
@@ -230,7 +233,8 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
 
   logInfo("job driver started", {
     mode: options.mode,
-    functions: options.functions.map((f) => f.id),
+    functions: options.functions.map((f) => `${f.id}@${f.version}`),
+    protocol: JOB_PROTOCOL,
     concurrency,
     listen: Boolean(options.listen),
     batched: options.functions.filter((f) => f.batchSize).map((f) => `${f.id} (${f.batchSize})`),

@@ -1,11 +1,12 @@
 import { prisma } from "@/lib/db";
+import { JOB_PROTOCOL } from "@/lib/jobs/function-table";
 
 export type TRelayEvent = { id: string; name: string; data: Record<string, unknown>; ts: number };
 
 async function markDispatched(ids: string[]): Promise<void> {
   await prisma.outboxEvent.updateMany({
     where: { id: { in: ids }, dispatchedAt: null },
-    data: { dispatchedAt: new Date() },
+    data: { dispatchedAt: new Date(), dispatchedBy: JOB_PROTOCOL },
   });
 }
 

@@ -1,6 +1,6 @@
 import { jobsPool, prisma } from "@/lib/db";
 import { batcher } from "@/lib/db-batch";
-import type { TJobFunction } from "@/lib/jobs/function-table";
+import { JOB_PROTOCOL, type TJobFunction } from "@/lib/jobs/function-table";
 
 // The durable queue of the in-process driver: outbox rows become job_runs rows (one per function
 // triggered), which workers claim with a lease. Every statement here is a single SQL statement, so
@@ -28,20 +28,32 @@ export async function outboxPending(): Promise<boolean> {
   return rows[0]?.outbox ?? false;
 }
 
-/** Which function each event triggers, and its batch size (0: one run per event). */
+/** Which function (and version) each event triggers, and its batch size (0: one run per event). */
 function routesOf(functions: readonly TJobFunction[]): string {
   return JSON.stringify(
-    functions.flatMap((fn) => fn.events.map((event) => ({ event, fn: fn.id, size: fn.batchSize ?? 0 }))),
+    functions.flatMap((fn) =>
+      fn.events.map((event) => ({ event, fn: fn.id, version: fn.version, size: fn.batchSize ?? 0 })),
+    ),
   );
+}
+
+/** The events a driver dispatches: those its functions take, and those it knows trigger none. */
+function knownEvents(functions: readonly TJobFunction[], withoutFunctions: readonly string[]): string[] {
+  return [...new Set([...functions.flatMap((fn) => fn.events), ...withoutFunctions])];
 }
 
 /**
  * One pass of the embedded driver, in one statement (all the idle poll costs too):
- * - dispatch: up to `limit` undispatched outbox rows become runs of every function they trigger and
- *   are marked dispatched, atomically: one run per event, or for a function with `batchSize` one run
- *   per up to that many of its events (in commit order; the run's `eventId` is its first event's).
- *   The (functionId, eventId) key makes a repeated dispatch harmless.
- * - claim: up to `free` runs for `leaseMs`, `FOR UPDATE SKIP LOCKED`: first the runs just created
+ * - dispatch: up to `limit` undispatched outbox rows of the events this driver knows (`functions`'
+ *   triggers and `withoutFunctions`) become runs of every function they trigger and are marked
+ *   dispatched (with `JOB_PROTOCOL`), atomically: one run per event, or for a function with
+ *   `batchSize` one run per up to that many of its events (in commit order; the run's `eventId` is its
+ *   first event's). The (functionId, eventId) key makes a repeated dispatch harmless. An event of a
+ *   name it does not know stays undispatched for a build that knows it (rolling upgrades: a newer
+ *   build's new event is not dropped by an older one, nor the reverse).
+ * - claim: up to `free` runs of the function versions it serves (`functions`' (id, version): a run
+ *   started by another version is left to a build that serves it) for `leaseMs`,
+ *   `FOR UPDATE SKIP LOCKED`: first the runs just created
  *   (inserted leased, the others queued), then due runs and, with `recoverExpired`, runs whose
  *   worker's lease expired (crash recovery), so processes and machines share the work. The expired
  *   leases are a separate scan that only runs with `recoverExpired` (a one-time filter): the
@@ -57,7 +69,15 @@ export async function dispatchAndClaim(
     leaseMs,
     limit = 500,
     recoverExpired = true,
-  }: { free: number; leaseMs: number; limit?: number; recoverExpired?: boolean },
+    withoutFunctions = [],
+  }: {
+    free: number;
+    leaseMs: number;
+    limit?: number;
+    recoverExpired?: boolean;
+    /** Events this build writes that trigger none of its functions: dispatched without a run. */
+    withoutFunctions?: readonly string[];
+  },
 ): Promise<{ dispatched: number; runs: TClaimedRun[] }> {
   const now = new Date();
   const leaseUntil = new Date(now.getTime() + leaseMs);
@@ -66,30 +86,30 @@ export async function dispatchAndClaim(
     text: `
     WITH batch AS (
       SELECT id, name, data, "createdAt" FROM outbox_events
-      WHERE "dispatchedAt" IS NULL
+      WHERE "dispatchedAt" IS NULL AND name = ANY($7::text[])
       ORDER BY "createdAt"
       LIMIT $2::int
       FOR UPDATE SKIP LOCKED
     ),
-    routes AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(event text, fn text, size int)),
+    routes AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(event text, fn text, version int, size int)),
     matched AS (
-      SELECT routes.fn, routes.size, batch.id, batch."createdAt",
+      SELECT routes.fn, routes.version, routes.size, batch.id, batch."createdAt",
              jsonb_build_object('id', batch.id, 'name', batch.name, 'data', batch.data,
                                 'ts', floor(extract(epoch FROM batch."createdAt") * 1000)::bigint) AS event,
              row_number() OVER (PARTITION BY routes.fn ORDER BY batch."createdAt", batch.id) - 1 AS n
       FROM batch JOIN routes ON routes.event = batch.name
     ),
     runs AS (
-      SELECT fn, (array_agg(id ORDER BY n))[1] AS "eventId", (array_agg(event ORDER BY n))[1] AS event,
+      SELECT fn, max(version) AS version, (array_agg(id ORDER BY n))[1] AS "eventId", (array_agg(event ORDER BY n))[1] AS event,
              CASE WHEN max(size) > 0 THEN jsonb_agg(event ORDER BY n) END AS events,
              row_number() OVER (ORDER BY min("createdAt")) AS k
       FROM matched
       GROUP BY fn, CASE WHEN size > 0 THEN n / size ELSE n END
     ),
     inserted AS (
-      INSERT INTO job_runs (id, "functionId", "eventId", event, events, steps, status, attempt, "runAt",
-                            "leaseUntil", "createdAt", "updatedAt")
-      SELECT gen_random_uuid()::text, fn, "eventId", event, events, '{}'::jsonb,
+      INSERT INTO job_runs (id, "functionId", "fnVersion", "eventId", event, events, steps, status, attempt,
+                            "runAt", "leaseUntil", "createdAt", "updatedAt")
+      SELECT gen_random_uuid()::text, fn, version, "eventId", event, events, '{}'::jsonb,
              CASE WHEN k <= $3::int THEN 'running' ELSE 'queued' END, 0, now(),
              CASE WHEN k <= $3::int THEN $4::timestamptz END, now(), now()
       FROM runs
@@ -97,11 +117,13 @@ export async function dispatchAndClaim(
       RETURNING id, "functionId", "eventId", event, events, steps, attempt, "leaseUntil", status
     ),
     dispatched AS (
-      UPDATE outbox_events SET "dispatchedAt" = now() WHERE id IN (SELECT id FROM batch) RETURNING 1
+      UPDATE outbox_events SET "dispatchedAt" = now(), "dispatchedBy" = $8::int
+      WHERE id IN (SELECT id FROM batch) RETURNING 1
     ),
     due AS (
       SELECT id, "runAt" FROM job_runs
       WHERE status = 'queued' AND "runAt" <= $5::timestamptz
+        AND "functionId" || '@' || "fnVersion" = ANY($9::text[])
       ORDER BY "runAt"
       LIMIT greatest(0, $3::int - (SELECT count(*) FROM runs))
       FOR UPDATE SKIP LOCKED
@@ -109,6 +131,7 @@ export async function dispatchAndClaim(
     expired AS (
       SELECT id, "runAt" FROM job_runs
       WHERE $6::boolean AND status = 'running' AND "leaseUntil" < $5::timestamptz
+        AND "functionId" || '@' || "fnVersion" = ANY($9::text[])
       ORDER BY "runAt"
       LIMIT greatest(0, $3::int - (SELECT count(*) FROM runs))
       FOR UPDATE SKIP LOCKED
@@ -128,7 +151,17 @@ export async function dispatchAndClaim(
     SELECT id, "functionId", "eventId", event, events, steps, attempt, "leaseUntil", NULL FROM claimed
     UNION ALL
     SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, (SELECT count(*)::int FROM dispatched)`,
-    values: [routesOf(functions), limit, free, leaseUntil, now, recoverExpired],
+    values: [
+      routesOf(functions),
+      limit,
+      free,
+      leaseUntil,
+      now,
+      recoverExpired,
+      knownEvents(functions, withoutFunctions),
+      JOB_PROTOCOL,
+      functions.map((fn) => `${fn.id}@${fn.version}`),
+    ],
   });
   let dispatched = 0;
   const runs: TClaimedRun[] = [];

@@ -1,5 +1,5 @@
 import { inngest, INNGEST_APP_ID } from "@/inngest/client";
-import { functions } from "@/inngest/index";
+import { eventsWithoutFunctions, functions, functionVersions } from "@/inngest/index";
 import { env } from "@/lib/env";
 import { startJobDriver, type TJobDriver } from "@/lib/jobs/driver";
 import { describeFunctions } from "@/lib/jobs/function-table";
@@ -43,7 +43,8 @@ export function startBackgroundJobs(): TJobDriver | null {
   const relay = inngestServerConfigured();
   globalForJobs.jobDriver = startJobDriver({
     mode: relay ? "relay" : "embedded",
-    functions: describeFunctions(INNGEST_APP_ID, functions),
+    functions: describeFunctions(INNGEST_APP_ID, functions, functionVersions),
+    eventsWithoutFunctions,
     serveUrl: `http://127.0.0.1:${env.PORT}/api/inngest`,
     // Without an Inngest server the functions run on the SDK's engine in this process, without the
     // serve protocol's signed request and response (lib/jobs/run-in-process.ts).

@@ -396,7 +396,7 @@ describe("webhooks: retry now and redeliver all failed", () => {
   beforeAll(async () => {
     const { POST, GET, PUT } = await import("@/app/api/inngest/route");
     const { INNGEST_APP_ID, inngest } = await import("@/inngest/client");
-    const { functions } = await import("@/inngest/index");
+    const { eventsWithoutFunctions, functions, functionVersions } = await import("@/inngest/index");
     const { startJobDriver } = await import("@/lib/jobs/driver");
     const { describeFunctions } = await import("@/lib/jobs/function-table");
     const { servingSigningKey } = await import("@/lib/jobs/signing-key");
@@ -407,7 +407,8 @@ describe("webhooks: retry now and redeliver all failed", () => {
     serve = await startRouteServer({ POST: POST as never, GET: GET as never, PUT: PUT as never });
     driver = startJobDriver({
       mode: "embedded",
-      functions: describeFunctions(INNGEST_APP_ID, functions),
+      functions: describeFunctions(INNGEST_APP_ID, functions, functionVersions),
+      eventsWithoutFunctions,
       serveUrl: serve.url,
       runInProcess: inProcessRunner(inngest, functions),
       signingKey: servingSigningKey()!,

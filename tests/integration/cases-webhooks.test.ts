@@ -3,7 +3,7 @@ import { POST as serveHandler, GET, PUT } from "@/app/api/inngest/route";
 import { POST as postTransaction } from "@/app/v1/transaction/route";
 import { POST as subscribe } from "@/app/v1/webhooks/route";
 import { INNGEST_APP_ID } from "@/inngest/client";
-import { functions } from "@/inngest/index";
+import { eventsWithoutFunctions, functions, functionVersions } from "@/inngest/index";
 import { closeCase } from "@/lib/cases/close-case";
 import { prisma } from "@/lib/db";
 import { startJobDriver, type TJobDriver } from "@/lib/jobs/driver";
@@ -28,7 +28,8 @@ beforeAll(async () => {
   serve = await startRouteServer({ POST: serveHandler as never, GET: GET as never, PUT: PUT as never });
   driver = startJobDriver({
     mode: "embedded",
-    functions: describeFunctions(INNGEST_APP_ID, functions),
+    functions: describeFunctions(INNGEST_APP_ID, functions, functionVersions),
+    eventsWithoutFunctions,
     serveUrl: serve.url,
     signingKey: servingSigningKey()!,
     pollMs: 50,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as serveHandler } from "@/app/api/inngest/route";
 import { POST as subscribe } from "@/app/v1/webhooks/route";
 import { INNGEST_APP_ID } from "@/inngest/client";
-import { functions } from "@/inngest/index";
+import { eventsWithoutFunctions, functions, functionVersions } from "@/inngest/index";
 import { prisma } from "@/lib/db";
 import { startJobDriver, type TJobDriver } from "@/lib/jobs/driver";
 import { describeFunctions } from "@/lib/jobs/function-table";
@@ -31,7 +31,8 @@ beforeAll(async () => {
   receiver = await startReceiver(SECRET);
   driver = startJobDriver({
     mode: "embedded",
-    functions: describeFunctions(INNGEST_APP_ID, functions),
+    functions: describeFunctions(INNGEST_APP_ID, functions, functionVersions),
+    eventsWithoutFunctions,
     serveUrl: "http://127.0.0.1:9/api/inngest",
     invoke: (request) => serveHandler(request as never, undefined),
     signingKey: servingSigningKey()!,

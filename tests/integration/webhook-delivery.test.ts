@@ -11,7 +11,7 @@ vi.hoisted(() => {
 const { POST: serveHandler, GET, PUT } = await import("@/app/api/inngest/route");
 const { POST: subscribe } = await import("@/app/v1/webhooks/route");
 const { INNGEST_APP_ID } = await import("@/inngest/client");
-const { functions } = await import("@/inngest/index");
+const { eventsWithoutFunctions, functions, functionVersions } = await import("@/inngest/index");
 const { prisma } = await import("@/lib/db");
 const { startJobDriver } = await import("@/lib/jobs/driver");
 const { describeFunctions } = await import("@/lib/jobs/function-table");
@@ -38,7 +38,8 @@ function withDriver(mode: "serve" | "in-process") {
     serve = await startRouteServer({ POST: serveHandler as never, GET: GET as never, PUT: PUT as never });
     driver = startJobDriver({
       mode: "embedded",
-      functions: describeFunctions(INNGEST_APP_ID, functions),
+      functions: describeFunctions(INNGEST_APP_ID, functions, functionVersions),
+      eventsWithoutFunctions,
       serveUrl: serve.url,
       runInProcess: mode === "in-process" ? inProcessRunner(inngest, functions) : undefined,
       signingKey: servingSigningKey()!,

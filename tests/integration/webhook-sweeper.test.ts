@@ -11,7 +11,7 @@ vi.hoisted(() => {
 
 const { POST: subscribe } = await import("@/app/v1/webhooks/route");
 const { inngest, INNGEST_APP_ID } = await import("@/inngest/client");
-const { functions } = await import("@/inngest/index");
+const { eventsWithoutFunctions, functions, functionVersions } = await import("@/inngest/index");
 const { prisma } = await import("@/lib/db");
 const { startJobDriver } = await import("@/lib/jobs/driver");
 const { describeFunctions } = await import("@/lib/jobs/function-table");
@@ -47,7 +47,8 @@ afterAll(async () => {
 function startDriver(options: Partial<TJobDriverOptions> = {}): TJobDriver {
   const driver = startJobDriver({
     mode: "embedded",
-    functions: describeFunctions(INNGEST_APP_ID, functions),
+    functions: describeFunctions(INNGEST_APP_ID, functions, functionVersions),
+    eventsWithoutFunctions,
     serveUrl: "http://127.0.0.1:1/unused",
     runInProcess: inProcessRunner(inngest, functions),
     signingKey: servingSigningKey()!,

@@ -2,7 +2,7 @@
 // in-process job driver calling it. Run: node --import tsx tests/support/job-worker.ts <leaseMs>
 import { POST, GET, PUT } from "@/app/api/inngest/route";
 import { INNGEST_APP_ID } from "@/inngest/client";
-import { functions } from "@/inngest/index";
+import { eventsWithoutFunctions, functions, functionVersions } from "@/inngest/index";
 import { startJobDriver } from "@/lib/jobs/driver";
 import { describeFunctions } from "@/lib/jobs/function-table";
 import { servingSigningKey } from "@/lib/jobs/signing-key";
@@ -12,7 +12,8 @@ const leaseMs = Number(process.argv[2] ?? "1500");
 const serve = await startRouteServer({ POST: POST as never, GET: GET as never, PUT: PUT as never });
 const driver = startJobDriver({
   mode: "embedded",
-  functions: describeFunctions(INNGEST_APP_ID, functions),
+  functions: describeFunctions(INNGEST_APP_ID, functions, functionVersions),
+  eventsWithoutFunctions,
   serveUrl: serve.url,
   signingKey: servingSigningKey()!,
   pollMs: 50,

@@ -1,0 +1,90 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { checkMigration, checkMigrations, MIGRATION_CHECK_BASELINE } from "@/lib/ops/migration-check";
+
+const NAME = "20991231000000_example";
+const reasons = (sql: string, all: string[] = []) => checkMigration(NAME, sql, all).map((p) => p.reason);
+
+describe("the expand/contract check of migrations", () => {
+  it.each([
+    ['DROP TABLE "job_runs";', /DROP TABLE/],
+    ['DROP TABLE IF EXISTS public."job_runs";', /DROP TABLE/],
+    ['ALTER TABLE "job_runs" DROP COLUMN "lastError";', /DROP COLUMN/],
+    ['ALTER TABLE job_runs DROP "lastError";', /DROP COLUMN/],
+    ['ALTER TABLE "job_runs" RENAME COLUMN "lastError" TO "error";', /RENAME/],
+    ['ALTER TABLE "job_runs" RENAME TO "runs";', /RENAME/],
+    ['ALTER INDEX "job_runs_pkey" RENAME TO "runs_pkey";', /RENAME/],
+    ['ALTER TABLE "job_runs" ALTER COLUMN "attempt" TYPE SMALLINT;', /type changed/],
+    ['ALTER TABLE "job_runs" ALTER COLUMN "lastError" SET DATA TYPE VARCHAR(100);', /type changed/],
+    ['ALTER TABLE "job_runs" ALTER COLUMN "lastError" SET NOT NULL;', /SET NOT NULL on "lastError"/],
+    ['ALTER TABLE "job_runs" ADD COLUMN "owner" TEXT NOT NULL;', /NOT NULL column without a default/],
+    ['ALTER TABLE "job_runs" ADD COLUMN "a" TEXT, ADD COLUMN "b" INT NOT NULL;', /NOT NULL column without/],
+    ['ALTER TABLE "job_runs" DROP CONSTRAINT "job_runs_pkey";', /DROP CONSTRAINT/],
+    ['ALTER TABLE "job_runs" ADD CONSTRAINT "c" CHECK (attempt < 10);', /new constraint/],
+    ['CREATE UNIQUE INDEX "job_runs_event" ON "job_runs"("eventId");', /unique index on an existing table/],
+    ['DROP INDEX "job_runs_status_runAt_idx";', /DROP INDEX/],
+    ['DROP TRIGGER "outbox_job_wakeup" ON "outbox_events";', /DROP TRIGGER/],
+    ["ALTER TYPE \"DashboardRole\" RENAME VALUE 'reviewer' TO 'analyst';", /renamed or dropped/],
+    ['TRUNCATE "job_runs";', /TRUNCATE/],
+  ])("refuses %s", (sql, reason) => {
+    expect(reasons(sql)).toEqual([expect.stringMatching(reason)]);
+  });
+
+  it("accepts what only adds: tables with their triggers, indexes and keys, defaulted or nullable columns", () => {
+    const sql = `
+      -- An aggregate table kept by a trigger (what a parallel branch may add); a comment may say DROP TABLE.
+      CREATE TABLE "agg_buckets" ("clientId" TEXT NOT NULL, "bucket" TIMESTAMPTZ NOT NULL, "n" INT NOT NULL,
+        CONSTRAINT "agg_buckets_pkey" PRIMARY KEY ("clientId", "bucket"));
+      CREATE UNIQUE INDEX "agg_buckets_key" ON "agg_buckets"("clientId", "bucket");
+      ALTER TABLE "agg_buckets" ADD CONSTRAINT "agg_fk" FOREIGN KEY ("clientId") REFERENCES "clients"("id");
+      ALTER TABLE "agg_buckets" ADD COLUMN "total" NUMERIC NOT NULL;
+      CREATE OR REPLACE FUNCTION agg_bump() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        DELETE FROM agg_buckets WHERE false; -- a body is not looked into: DROP TABLE x;
+        RETURN NEW;
+      END $$;
+      DROP TRIGGER IF EXISTS "agg_bump" ON "transactions";
+      CREATE TRIGGER "agg_bump" AFTER INSERT ON "transactions" FOR EACH ROW EXECUTE FUNCTION agg_bump();
+      CREATE INDEX CONCURRENTLY "transactions_new_idx" ON "transactions"("clientId", "createdAt");
+      ALTER TABLE "job_runs" ADD COLUMN "fnVersion" INTEGER NOT NULL DEFAULT 1;
+      ALTER TABLE "outbox_events" ADD COLUMN "dispatchedBy" INTEGER;
+      ALTER TABLE "job_runs" ALTER COLUMN "lastError" SET DEFAULT '', ALTER COLUMN "lastError" SET NOT NULL;
+      ALTER TABLE "job_runs" ALTER COLUMN "output" DROP NOT NULL, ALTER COLUMN "steps" DROP DEFAULT;
+      INSERT INTO "outbox_events" (id, name, data) VALUES ('x', 'DROP TABLE job_runs; RENAME', '{}');
+      CREATE TEMP TABLE "_moved" AS SELECT 1; DROP TABLE "_moved";
+    `;
+    expect(checkMigration(NAME, sql)).toEqual([]);
+  });
+
+  it("accepts a contract migration marked with the expand it finishes and the release that stopped using it", () => {
+    const expand = "20261126220000_job_versions";
+    const sql = `-- contract: ${expand}; unused since v1.4.0\nDROP TRIGGER "outbox_keep_for_newer_driver" ON "outbox_events";\nDROP FUNCTION "outbox_keep_for_newer_driver"();`;
+    expect(checkMigration(NAME, sql, [expand, NAME])).toEqual([]);
+    // the marker must name an earlier migration that exists
+    expect(reasons(sql, [NAME])).toEqual([expect.stringMatching(/not an earlier migration/)]);
+    expect(checkMigration("20261126000000_early", sql, [expand, "20261126000000_early"])).toHaveLength(1);
+    // and a release
+    expect(reasons(`-- contract: ${expand}; unused since\nDROP TABLE "x";`, [expand])).toEqual([
+      expect.stringMatching(/DROP TABLE/),
+    ]);
+  });
+
+  it("checks only the migrations after the baseline", () => {
+    const destructive = 'ALTER TABLE "job_runs" DROP COLUMN "lastError";';
+    const problems = checkMigrations([
+      { name: MIGRATION_CHECK_BASELINE, sql: destructive },
+      { name: NAME, sql: destructive },
+    ]);
+    expect(problems.map((p) => p.migration)).toEqual([NAME]);
+  });
+
+  it("finds nothing to refuse in this repository's migrations", () => {
+    const dir = path.resolve("prisma/migrations");
+    const migrations = readdirSync(dir)
+      .filter((name) => existsSync(path.join(dir, name, "migration.sql")))
+      .map((name) => ({ name, sql: readFileSync(path.join(dir, name, "migration.sql"), "utf8") }));
+    expect(migrations.filter((m) => m.name > MIGRATION_CHECK_BASELINE).length).toBeGreaterThan(0);
+    expect(checkMigrations(migrations)).toEqual([]);
+  });
+});
