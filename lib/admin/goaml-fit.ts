@@ -275,3 +275,20 @@ export async function refreshIncomplete(tx: Tx, clientId: string, schema: TGoaml
       await tx.report.update({ where: { clientId_id: { clientId, id: row.id } }, data: { incomplete } });
   }
 }
+
+/** Per rule id, the indicator codes its mapping suggests that the active schema does not list (the rules list). */
+export async function staleIndicatorsByRule(clientId: string): Promise<Map<string, string[]>> {
+  const client = await prisma.client.findUniqueOrThrow({
+    where: { id: clientId },
+    select: { reportingProfile: true },
+  });
+  const profile = readReportProfile(client.reportingProfile);
+  const out = new Map<string, string[]>();
+  if (!profile.indicatorMapping) return out;
+  const { schema } = activeSchema(profile);
+  for (const [ruleId, codes] of Object.entries(profile.indicatorMapping)) {
+    const stale = codes.filter((c) => isStale(schema, INDICATOR_LIST, c));
+    if (stale.length) out.set(ruleId, stale);
+  }
+  return out;
+}
