@@ -20,6 +20,8 @@ const SCHEMA_FILE = "National-FIU-goAML-5.0.1.xsd";
 let apiKey: string;
 
 test.describe.configure({ mode: "serial" });
+// the settings page is long and the machine shared: full-page screenshots take a while
+test.setTimeout(240_000);
 
 test.beforeAll(() => {
   const out = execFileSync("npx", ["tsx", "e2e/seed-schema-switch.ts"], {
@@ -42,7 +44,7 @@ test("after a new FIU schema the admin sees what no longer fits, still saves, an
   const dir = mkdtempSync(path.join(tmpdir(), "e2e-switch-"));
   writeFileSync(path.join(dir, SCHEMA_FILE), enumerationVariant(GENERIC_XSD));
   await page.getByTestId("goaml-schema-file").setInputFiles(path.join(dir, SCHEMA_FILE));
-  await expect(page.getByTestId("goaml-schema-name")).toHaveText(SCHEMA_FILE);
+  await expect(page.getByTestId("goaml-schema-name")).toHaveText(SCHEMA_FILE, { timeout: 30_000 });
   await expect(misfits).not.toHaveAttribute("data-count", "0");
   await expect(misfits).toContainText(`no longer fit ${SCHEMA_FILE}`);
   const contact = page.getByTestId("misfit-row").filter({ hasText: "Contact type" });
@@ -52,8 +54,7 @@ test("after a new FIU schema the admin sees what no longer fits, still saves, an
     "TX-LARGE-AMOUNT",
   );
   await expect(page.getByTestId("misfit-drafts")).toContainText("Structuring below the reporting threshold");
-  await misfits.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: `${SHOTS}/schema-switch-1-misfits.png`, fullPage: true });
+  await misfits.screenshot({ path: `${SHOTS}/schema-switch-1-misfits.png` });
 
   // The stale codes are shown where they sit: the contact type select names its code, the picker shows the
   // rule's stale indicator ticked so it can be unticked.
@@ -68,7 +69,7 @@ test("after a new FIU schema the admin sees what no longer fits, still saves, an
   await page.getByLabel("Entity name").fill(RTL_ENTITY);
   await page.getByLabel("First name").fill(LONG_PERSON);
   await page.getByRole("button", { name: "Save settings" }).click();
-  await expect(page.getByTestId("settings-saved")).toBeVisible();
+  await expect(page.getByTestId("settings-saved")).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId("settings-not-saved")).toHaveCount(0);
   await page.reload();
   await expect(page.getByLabel("Entity name")).toHaveValue(RTL_ENTITY);
@@ -98,13 +99,13 @@ test("after a new FIU schema the admin sees what no longer fits, still saves, an
     const select = rows.nth(i).locator("select");
     const [, list, code] = /^map-([a-z_]+)-(.*)$/.exec((await select.getAttribute("data-testid"))!)!;
     if (code === "STR-CASH") await select.selectOption({ label: "Drop it" });
-    else if (code === "STR-MULE") await select.selectOption("NAT-MULE");
-    else await select.selectOption(target[list!]!);
+    else if (code === "STR-MULE") await select.selectOption("code:NAT-MULE");
+    else await select.selectOption(`code:${target[list!]}`);
   }
   await expect(page.getByTestId("apply-mappings")).toHaveText(`Apply ${count} mappings`);
-  await page.screenshot({ path: `${SHOTS}/schema-switch-5-mapping-chosen.png`, fullPage: true });
+  await misfits.screenshot({ path: `${SHOTS}/schema-switch-5-mapping-chosen.png` });
   await page.getByTestId("apply-mappings").click();
-  await expect(misfits).toHaveAttribute("data-count", "0");
+  await expect(misfits).toHaveAttribute("data-count", "0", { timeout: 30_000 });
   await expect(misfits).toContainText(`fits ${SCHEMA_FILE}`);
   await expect(page.getByTestId("stale-code")).toHaveCount(0);
   await expect(page.getByTestId("code-contactType")).toHaveValue("PRV");
@@ -114,7 +115,7 @@ test("after a new FIU schema the admin sees what no longer fits, still saves, an
   // And the profile saves as before.
   await page.getByLabel("Branch").fill("Head office ‏فرع‎");
   await page.getByRole("button", { name: "Save settings" }).click();
-  await expect(page.getByTestId("settings-saved")).toBeVisible();
+  await expect(page.getByTestId("settings-saved")).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId("settings-not-saved")).toHaveCount(0);
   await page.screenshot({ path: `${SHOTS}/schema-switch-6-mapped-and-saved.png`, fullPage: true });
 
@@ -123,7 +124,8 @@ test("after a new FIU schema the admin sees what no longer fits, still saves, an
 
   // The audit log has the one mapping step.
   await page.goto("/dashboard/audit");
-  await expect(page.getByText("Mapped goAML codes to the active schema")).toHaveCount(1);
+  await expect(page.getByRole("cell", { name: "Mapped goAML codes to the active schema" })).toHaveCount(1);
+  await page.screenshot({ path: `${SHOTS}/schema-switch-8-audit.png` });
 });
 
 test("a new draft starts with no lookup problem, and the page lists exactly the API's incomplete paths", async ({
@@ -153,7 +155,8 @@ test("a new draft starts with no lookup problem, and the page lists exactly the 
   const pagePaths = (
     await items.evaluateAll((els) => els.map((e) => e.getAttribute("data-paths") ?? ""))
   ).flatMap((p) => p.split(" "));
-  expect(pagePaths).toEqual(created.incomplete);
+  // The page groups a field missing in several places into one item; the paths are the API's, every one.
+  expect(pagePaths.toSorted()).toEqual(created.incomplete.toSorted());
   await expect(page.getByTestId("goaml-problems")).not.toContainText("is not");
   await page.screenshot({ path: `${SHOTS}/schema-switch-7-new-draft.png`, fullPage: true });
 
@@ -162,4 +165,6 @@ test("a new draft starts with no lookup problem, and the page lists exactly the 
   expect(download.status()).toBe(422);
   const details = ((await download.json()) as { error: { details: string[] } }).error.details;
   expect(details.map((d) => d.slice(0, d.indexOf(": ")))).toEqual(created.incomplete);
+  // (The 184-character first name typed in Settings is longer than the schema allows: listed in all three.)
+  expect(created.incomplete).toContain("reporting_person.first_name");
 });

@@ -8,7 +8,8 @@ import { apiFetch } from "@/components/api/client";
 import { Button, ClientText, ErrorNote, inputClass, linkClass } from "@/components/ui";
 import type { TCodeMapping, TSchemaMisfits, TStaleCode } from "@/lib/admin/goaml-fit";
 
-const DROP = "\u0000drop";
+// Option values: "" leaves the code, "drop" drops it, "code:<value>" maps it (any code text stays unambiguous).
+const DROP = "drop";
 
 /** goAML lookup lists in words. */
 const LIST_LABELS: Record<string, string> = {
@@ -65,7 +66,7 @@ export function GoamlMisfits({ misfits }: { misfits: TSchemaMisfits }) {
   const keyOf = (c: TStaleCode) => `${c.list}\u0000${c.code}`;
   const chosen: TCodeMapping[] = misfits.codes.flatMap((c) => {
     const to = choice[keyOf(c)];
-    return to ? [{ list: c.list, from: c.code, to: to === DROP ? null : to }] : [];
+    return to ? [{ list: c.list, from: c.code, to: to === DROP ? null : to.slice("code:".length) }] : [];
   });
   const apply = useMutation({
     mutationFn: () =>
@@ -137,7 +138,7 @@ export function GoamlMisfits({ misfits }: { misfits: TSchemaMisfits }) {
                   >
                     <option value="">— leave for now —</option>
                     {c.options.map((o) => (
-                      <option key={o.value} value={o.value}>
+                      <option key={o.value} value={`code:${o.value}`}>
                         {o.label && o.label !== o.value ? `${o.value} — ${o.label}` : o.value}
                       </option>
                     ))}
