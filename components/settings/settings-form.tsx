@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { CodeChecklist } from "@/components/reports/code-checklist";
 import { featureInfo, listChanges } from "@/components/settings/features";
+import { GoamlMisfits } from "@/components/settings/goaml-misfits";
 import { useGoamlSchemaUpload, useSaveSettings } from "@/components/settings/hooks";
 import { Button, Card, Dialog, ErrorNote, inputClass } from "@/components/ui";
 import { formatEnum } from "@/lib/format";
@@ -20,12 +21,14 @@ function CodeSelect({
   options,
   onChange,
   testId,
+  schemaName,
 }: {
   label: string;
   value: string | undefined;
   options: TEnumValue[];
   onChange: (v: string) => void;
   testId?: string;
+  schemaName: string;
 }) {
   const unknown = !!value && !options.some((o) => o.value === value);
   return (
@@ -46,7 +49,9 @@ function CodeSelect({
         ))}
       </select>
       {unknown && (
-        <span className="text-xs font-normal text-red-700">Choose a code of the active schema.</span>
+        <span className="block break-words text-xs font-normal text-red-700" data-testid="stale-code">
+          {value} is not a code of {schemaName}: choose one, or map it above. The rest of the profile saves.
+        </span>
       )}
     </label>
   );
@@ -64,14 +69,23 @@ function IndicatorPicker({
   options: TEnumValue[];
   onChange: (v: string[]) => void;
 }) {
+  const stale = value.filter((code) => !options.some((o) => o.value === code));
   return (
-    <details className="rounded-md border border-slate-200 px-3 py-2 text-sm">
-      <summary className="cursor-pointer">
+    <details
+      className={`rounded-md border px-3 py-2 text-sm ${stale.length ? "border-red-300" : "border-slate-200"}`}
+      data-testid={`indicator-rule-${rule.ruleId}`}
+    >
+      <summary className="cursor-pointer break-words">
         <span className="font-mono text-xs">{rule.ruleId}</span>{" "}
         <span className="text-slate-600">{rule.name}</span>
         <span className="ml-2 text-xs text-brand-700">
           {value.length ? value.join(", ") : "no indicator"}
         </span>
+        {stale.length > 0 && (
+          <span className="ml-2 text-xs font-medium text-red-700">
+            {stale.join(", ")} not in the active schema
+          </span>
+        )}
       </summary>
       <div className="mt-2">
         <CodeChecklist
@@ -79,6 +93,7 @@ function IndicatorPicker({
           chosen={value}
           onToggle={(code, on) => onChange(toggle(value, code, on))}
           noun="indicator codes"
+          testIdPrefix={`indicator-${rule.ruleId}`}
         />
       </div>
     </details>
@@ -248,6 +263,7 @@ export function SettingsForm({ initial }: { initial: TSettingsView }) {
       </Card>
       <Card title="Reporting profile (goAML)">
         <SchemaUpload goaml={initial.goaml} />
+        <GoamlMisfits misfits={initial.misfits} />
         <div className="grid grid-cols-1 gap-3 md:grid-cols-3">
           <Text
             label="Reporting entity id"
@@ -265,6 +281,7 @@ export function SettingsForm({ initial }: { initial: TSettingsView }) {
             onChange={(v) => setProfile({ ...profile, branch: v })}
           />
           <CodeSelect
+            schemaName={initial.goaml.name}
             label="Local currency"
             value={profile.currencyCodeLocal}
             options={lookups.currency}
@@ -294,6 +311,7 @@ export function SettingsForm({ initial }: { initial: TSettingsView }) {
         <h3 className="mb-2 mt-4 text-xs font-semibold uppercase text-slate-600">Reporting location</h3>
         <div className="grid grid-cols-1 gap-3 md:grid-cols-3">
           <CodeSelect
+            schemaName={initial.goaml.name}
             label="Address type"
             value={profile.location?.addressType}
             options={lookups.contactType}
@@ -310,6 +328,7 @@ export function SettingsForm({ initial }: { initial: TSettingsView }) {
             <Text key={k} label={label} value={profile.location?.[k]} onChange={(v) => setLocation(k, v)} />
           ))}
           <CodeSelect
+            schemaName={initial.goaml.name}
             label="Country"
             value={profile.location?.countryCode}
             options={lookups.country}
@@ -319,12 +338,14 @@ export function SettingsForm({ initial }: { initial: TSettingsView }) {
         <h3 className="mb-2 mt-4 text-xs font-semibold uppercase text-slate-600">goAML codes</h3>
         <div className="grid grid-cols-1 gap-3 md:grid-cols-4">
           <CodeSelect
+            schemaName={initial.goaml.name}
             label="Submission code"
             value={profile.codes?.submissionCode}
             options={lookups.submissionCode}
             onChange={(v) => setCode("submissionCode", v)}
           />
           <CodeSelect
+            schemaName={initial.goaml.name}
             label="Contact type (phones, addresses)"
             value={profile.codes?.contactType}
             options={lookups.contactType}
@@ -332,12 +353,14 @@ export function SettingsForm({ initial }: { initial: TSettingsView }) {
             testId="code-contactType"
           />
           <CodeSelect
+            schemaName={initial.goaml.name}
             label="Phone communication type"
             value={profile.codes?.communicationType}
             options={lookups.communicationType}
             onChange={(v) => setCode("communicationType", v)}
           />
           <CodeSelect
+            schemaName={initial.goaml.name}
             label="Funds code"
             value={profile.codes?.fundsCode}
             options={lookups.fundsCode}
@@ -345,6 +368,7 @@ export function SettingsForm({ initial }: { initial: TSettingsView }) {
           />
           {PAYMENT_METHODS.map((m) => (
             <CodeSelect
+              schemaName={initial.goaml.name}
               key={m}
               label={`Transmission mode: ${m === "default" ? "any other method" : m}`}
               value={profile.codes?.transmode?.[m]}
@@ -355,6 +379,7 @@ export function SettingsForm({ initial }: { initial: TSettingsView }) {
           ))}
           {REPORT_TYPES.map((t) => (
             <CodeSelect
+              schemaName={initial.goaml.name}
               key={t}
               label={`Report code for ${t}`}
               value={profile.codes?.reportCode?.[t]}
@@ -384,9 +409,18 @@ export function SettingsForm({ initial }: { initial: TSettingsView }) {
       </Card>
       {save.isError && <ErrorNote>{save.error.message}</ErrorNote>}
       {save.isSuccess && (
-        <p role="status" className="text-sm text-emerald-700">
+        <div role="status" className="text-sm text-emerald-700" data-testid="settings-saved">
           Settings saved.
-        </p>
+          {!!save.data.notSaved?.length && (
+            <ul className="mt-1 list-disc pl-5 text-red-700" data-testid="settings-not-saved">
+              {save.data.notSaved.map((m) => (
+                <li key={m} className="break-words">
+                  Not saved: {m.replace(/^\/reportingProfile\/\S+: /, "")}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
       )}
       <Button type="submit" disabled={save.isPending}>
         Save settings

@@ -13,6 +13,7 @@ export const AUDIT_ACTIONS: Record<string, string> = {
   "case.escalated": "Escalated a case",
   "case.unassigned": "Unassigned a case",
   "client.configured": "Changed the settings",
+  "client.goaml_codes_mapped": "Mapped goAML codes to the active schema",
   "client.goaml_schema_changed": "Changed the goAML schema",
   "dashboard_user.created": "Added a team member",
   "dashboard_user.disabled": "Disabled a team member",

@@ -6,7 +6,9 @@ import { validationError } from "@/lib/errors/domain-error";
 import { lookup, readGoamlSchema, type TEnumValue } from "@/lib/reports/goaml/schema";
 import { activeSchema, validateXml } from "@/lib/reports/goaml-xml";
 import { indicatorCodes } from "@/lib/reports/indicators";
+import { codeAt, INDICATOR_LIST, isStale, profileCodes, withProfileCode } from "@/lib/reports/profile-codes";
 import { readReportProfile, type TReportProfile } from "@/lib/reports/schemas";
+import { refreshIncomplete } from "@/lib/admin/goaml-fit";
 
 // The FIU's goAML XSD in the client's reporting profile: uploaded by an admin, checked to be a goAML report schema
 // that libxml2 compiles, and the lookup lists Settings offers read from it.
@@ -63,6 +65,8 @@ async function replaceSchema(
     } = readReportProfile(client.reportingProfile);
     const profile = { ...rest, ...change };
     await tx.client.update({ where: { id: user.clientId }, data: { reportingProfile: profile } });
+    // Reports not yet filed are now checked against the new schema (the API's `incomplete` included).
+    await refreshIncomplete(tx, user.clientId, activeSchema(profile).schema);
     await writeAudit(tx, user, {
       action: "client.goaml_schema_changed",
       entityType: "client",
@@ -104,34 +108,39 @@ export async function resetGoamlSchema(user: TSessionUser): Promise<TGoamlSettin
   return replaceSchema(user, {}, { name: "generic" });
 }
 
-const CODE_FIELDS: [string, keyof typeof PROFILE_LOOKUPS, (p: TReportProfile) => (string | undefined)[]][] = [
-  ["Submission code", "submissionCode", (p) => [p.codes?.submissionCode]],
-  ["Contact type", "contactType", (p) => [p.codes?.contactType, p.location?.addressType]],
-  ["Communication type", "communicationType", (p) => [p.codes?.communicationType]],
-  ["Funds code", "fundsCode", (p) => [p.codes?.fundsCode]],
-  ["Transmission mode", "transmode", (p) => Object.values(p.codes?.transmode ?? {})],
-  ["Report code", "reportCode", (p) => Object.values(p.codes?.reportCode ?? {})],
-  ["Country", "country", (p) => [p.location?.countryCode]],
-  ["Local currency", "currency", (p) => [p.currencyCodeLocal]],
-];
-
-/** Every lookup code a profile sets must be one of the active schema's codes; the details name each wrong one. */
-export function profileCodeProblems(profile: TReportProfile): string[] {
-  const settings = goamlSettings(profile);
-  const problems: string[] = [];
-  for (const [label, list, read] of CODE_FIELDS) {
-    const known = settings.lookups[list];
-    if (known.length === 0) continue;
-    for (const code of read(profile))
-      if (code !== undefined && code !== "" && !known.some((k) => k.value === code))
-        problems.push(`/reportingProfile: ${label} ${code} is not a code of ${settings.name}`);
+/**
+ * A submitted profile with every code the active schema does not list left as it was stored: a stale code the admin
+ * has not touched stays (listed under what no longer fits, until mapped), and a new code outside the schema is not
+ * saved. The rest of the profile saves either way; `notSaved` names each refused field and code.
+ */
+export function keepFittingCodes(
+  submitted: TReportProfile,
+  stored: TReportProfile,
+): { profile: TReportProfile; notSaved: string[] } {
+  const active = activeSchema(submitted);
+  const notSaved: string[] = [];
+  let profile = submitted;
+  for (const c of profileCodes(submitted)) {
+    const before = codeAt(stored, c.key);
+    if (!isStale(active.schema, c.list, c.value) || before === c.value) continue;
+    profile = withProfileCode(profile, c.key, typeof before === "string" ? before : undefined);
+    notSaved.push(
+      `/reportingProfile/${c.key.join("/")}: ${c.label}: ${c.value} is not a code of ${active.name}; not saved`,
+    );
   }
-  const indicators = new Set(settings.indicators.map((i) => i.value));
-  for (const [rule, codes] of Object.entries(profile.indicatorMapping ?? {}))
-    for (const code of codes)
-      if (!indicators.has(code))
-        problems.push(
-          `/reportingProfile: indicator ${code} (rule ${rule}) is not a code of ${settings.name}`,
+  if (submitted.indicatorMapping) {
+    const mapping: Record<string, string[]> = {};
+    for (const [rule, codes] of Object.entries(submitted.indicatorMapping)) {
+      const had = stored.indicatorMapping?.[rule] ?? [];
+      mapping[rule] = codes.filter((code) => {
+        if (!isStale(active.schema, INDICATOR_LIST, code) || had.includes(code)) return true;
+        notSaved.push(
+          `/reportingProfile/indicatorMapping/${rule}: indicator ${code} is not a code of ${active.name}; not saved`,
         );
-  return problems;
+        return false;
+      });
+    }
+    profile = { ...profile, indicatorMapping: mapping };
+  }
+  return { profile, notSaved };
 }

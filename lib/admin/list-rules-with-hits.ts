@@ -3,6 +3,7 @@ import { recent, recentStore } from "@/lib/cache/recent";
 import { prisma } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { shownVersions } from "@/lib/rules/shown-versions";
+import { staleIndicatorsByRule } from "@/lib/admin/goaml-fit";
 
 export type TRuleRow = {
   ruleId: string;
@@ -25,6 +26,8 @@ export type TRuleRow = {
   hitsSource: "alerts" | "decisions";
   /** Set when decision hits were counted on the newest SHADOW_SAMPLE decisions only: the time they reach back to. */
   sampledSince: number | null;
+  /** Indicator codes the rule → indicator mapping gives this rule that the active goAML schema does not list. */
+  staleIndicators: string[];
 };
 
 // Dry-run and muted hits live only in decisions (a JSON array per screening); reading at most this
@@ -124,7 +127,10 @@ export async function listRulesWithHits(
       updatedAt: true,
     },
   });
-  const versions = await shownVersions(clientId, rules);
+  const [versions, stale] = await Promise.all([
+    shownVersions(clientId, rules),
+    staleIndicatorsByRule(clientId),
+  ]);
   const withShadow = rules.some((r) => SHADOW_STATUSES.includes(r.status));
   const { byRef, sampledSince } = opts.recent
     ? await recent(recentHits, `${clientId}:${withShadow}`, RULE_HITS_MAX_AGE_MS, () =>
@@ -152,6 +158,7 @@ export async function listRulesWithHits(
       daily,
       hitsSource: shadowRule ? "decisions" : "alerts",
       sampledSince: shadowRule ? sampledSince : null,
+      staleIndicators: stale.get(rule.ruleId) ?? [],
     };
   });
 }

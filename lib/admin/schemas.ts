@@ -110,3 +110,17 @@ export const ZSetOwnPassword = z
     confirm: z.string(),
   })
   .refine((v) => v.password === v.confirm, { path: ["confirm"], message: "The two passwords differ" });
+
+/** Stale goAML codes mapped to codes of the active schema (`to: null` drops the code). */
+export const ZMapGoamlCodes = z.object({
+  mappings: z
+    .array(
+      z.object({
+        list: z.string().trim().min(1).max(100),
+        from: z.string().min(1).max(500),
+        to: z.string().min(1).max(500).nullable(),
+      }),
+    )
+    .min(1)
+    .max(1000),
+});

@@ -5,9 +5,9 @@ import { RECOMMENDED_ACTIONS } from "@/lib/risk/risk-levels";
 import { prisma } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { writeAudit } from "@/lib/admin/audit";
-import { goamlSettings, profileCodeProblems, type TGoamlSettings } from "@/lib/admin/goaml-schema";
+import { goamlSettings, keepFittingCodes, type TGoamlSettings } from "@/lib/admin/goaml-schema";
+import { schemaMisfits, type TSchemaMisfits } from "@/lib/admin/goaml-fit";
 import type { TUpdateSettings } from "@/lib/admin/schemas";
-import { validationError } from "@/lib/errors/domain-error";
 import { readReportProfile } from "@/lib/reports/schemas";
 
 export type TSettingsView = {
@@ -26,12 +26,17 @@ export type TSettingsView = {
   goaml: TGoamlSettings;
   /** Rule ids and names, for the rule-to-indicator mapping. */
   rules: { ruleId: string; name: string }[];
+  /** What no longer fits the active schema: stale codes of the profile, the mapping and open drafts. */
+  misfits: TSchemaMisfits;
+  /** After a save: fields whose new code the active schema does not list (everything else was saved). */
+  notSaved?: string[];
 };
 
 export async function getClientSettings(user: TSessionUser): Promise<TSettingsView> {
   const client = await prisma.client.findUniqueOrThrow({ where: { id: user.clientId } });
   // The schema text stays on the server; the page gets its name and lists.
   const { goamlSchemaXsd: _xsd, ...reportingProfile } = (client.reportingProfile ?? {}) as TReportingProfile;
+  const misfits = await schemaMisfits(user.clientId);
   const rules = await prisma.rule.findMany({
     where: { clientId: user.clientId },
     select: { ruleId: true, versions: { select: { name: true }, orderBy: { version: "desc" }, take: 1 } },
@@ -50,6 +55,7 @@ export async function getClientSettings(user: TSessionUser): Promise<TSettingsVi
     allActions: RECOMMENDED_ACTIONS,
     goaml: goamlSettings(readReportProfile(client.reportingProfile)),
     rules: rules.map((r) => ({ ruleId: r.ruleId, name: r.versions[0]?.name ?? r.ruleId })),
+    misfits,
   };
 }
 
@@ -59,6 +65,7 @@ export async function updateClientSettings(
   input: TUpdateSettings,
 ): Promise<TSettingsView> {
   let update = input;
+  let notSaved: string[] = [];
   if (input.reportingProfile) {
     // The uploaded schema is changed through its own endpoint; a profile save keeps it.
     const current = await prisma.client.findUniqueOrThrow({
@@ -66,15 +73,13 @@ export async function updateClientSettings(
       select: { reportingProfile: true },
     });
     const { goamlSchemaXsd, goamlSchemaName, goamlSchemaPath } = readReportProfile(current.reportingProfile);
-    const reportingProfile = {
-      ...input.reportingProfile,
-      goamlSchemaXsd,
-      goamlSchemaName,
-      goamlSchemaPath,
-    };
-    const problems = profileCodeProblems(readReportProfile(reportingProfile));
-    if (problems.length) throw validationError(problems);
-    update = { ...input, reportingProfile };
+    // A code the active schema does not list blocks only its own field: everything else saves.
+    const kept = keepFittingCodes(
+      readReportProfile({ ...input.reportingProfile, goamlSchemaXsd, goamlSchemaName, goamlSchemaPath }),
+      readReportProfile(current.reportingProfile),
+    );
+    notSaved = kept.notSaved;
+    update = { ...input, reportingProfile: kept.profile };
   }
   await prisma.$transaction(async (tx) => {
     await configureClient({ clientId: user.clientId, ...update }, tx);
@@ -85,5 +90,5 @@ export async function updateClientSettings(
       details: input as Prisma.InputJsonValue,
     });
   });
-  return getClientSettings(user);
+  return { ...(await getClientSettings(user)), notSaved };
 }

@@ -9,6 +9,7 @@ import { saveUser } from "@/lib/users/save-user";
 import { appendAudit, type TActor } from "@/lib/reports/audit";
 import { activeSchema, incompleteFor } from "@/lib/reports/goaml-xml";
 import { populateReport } from "@/lib/reports/populate-report";
+import { withoutStaleCodes } from "@/lib/reports/profile-codes";
 import { readReportProfile, type TCreateReport, type TCreateReportResponse } from "@/lib/reports/schemas";
 import { populatedOf } from "@/lib/reports/serialize-report";
 import { screenTransaction } from "@/lib/screening/screen-transaction";
@@ -99,7 +100,10 @@ export async function insertReport(
     where: { id: clientId },
     select: { reportingProfile: true },
   });
-  const profile = readReportProfile(client.reportingProfile);
+  // A lookup code the active schema no longer lists (the FIU's schema changed) is not copied into the draft.
+  const stored = readReportProfile(client.reportingProfile);
+  const { schema } = activeSchema(stored);
+  const profile = withoutStaleCodes(stored, schema);
   const template = body.templateId
     ? await tx.reportTemplate.findUnique({ where: { clientId_id: { clientId, id: body.templateId } } })
     : null;
@@ -185,7 +189,7 @@ export async function insertReport(
       updatedAt: now,
       createdById: actor.id ?? "api",
       content: content as Prisma.InputJsonValue,
-      incomplete: incompleteFor(content, activeSchema(profile).schema),
+      incomplete: incompleteFor(content, schema),
     },
   });
   await appendAudit(tx, {

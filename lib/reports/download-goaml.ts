@@ -5,8 +5,13 @@ import { appendAudit, type TActor } from "@/lib/reports/audit";
 import type { TContent } from "@/lib/reports/content";
 import { exportGoamlXml, type TGoamlExport } from "@/lib/reports/goaml-xml";
 import { readReportProfile } from "@/lib/reports/schemas";
+import { withReportingPerson } from "@/lib/reports/transition-report";
 
-/** Dashboard: the report's goAML XML, validated first; a successful download is written to the audit trail. */
+/**
+ * Dashboard: the report's goAML XML, checked exactly as the report page checks it (the same problem list; a blank
+ * reporting person is the officer who downloads, as filing would make it), then validated; a successful download
+ * and a refusal are both written to the audit trail.
+ */
 export async function downloadGoaml({
   clientId,
   reportId,
@@ -21,7 +26,8 @@ export async function downloadGoaml({
     prisma.client.findUniqueOrThrow({ where: { id: clientId }, select: { reportingProfile: true } }),
   ]);
   if (!row) throw notFound("/reportId", "Report not found");
-  const result = await exportGoamlXml(row.content as TContent, readReportProfile(client.reportingProfile));
+  const content = await withReportingPerson(prisma, row.content as TContent, actor);
+  const result = await exportGoamlXml(content, readReportProfile(client.reportingProfile));
   await prisma.$transaction((tx) =>
     appendAudit(tx, {
       clientId,

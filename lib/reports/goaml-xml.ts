@@ -49,11 +49,6 @@ export function activeSchema(profile: TReportProfile): TActiveSchema {
   };
 }
 
-/** What a valid file still lacks: required elements the schema wants and values nobody could derive (null). */
-export function incompleteFor(content: TContent, schema: TGoamlSchema): string[] {
-  return [...new Set([...missingPaths(content, schema), ...incompletePaths(content)])];
-}
-
 export type TValidation = { valid: boolean; errors: string[] };
 
 /**
@@ -93,6 +88,36 @@ export function invalidValues(content: TContent, schema: TGoamlSchema): TProblem
   return out;
 }
 
+/** What a valid file still lacks: required elements the schema wants and values nobody could derive (null). */
+function missingFor(content: TContent, schema: TGoamlSchema): string[] {
+  return [...new Set([...missingPaths(content, schema), ...incompletePaths(content)])];
+}
+
+/**
+ * The one list of what stands between a report and a valid file, by content path: every missing value (required
+ * elements the schema wants, values nobody could derive), then every stored value the schema refuses (a lookup
+ * code the active schema does not list, a date in the wrong form). The API's `incomplete`, the page's verdict and
+ * the download's refusal are all this list.
+ */
+export function reportProblems(content: TContent, schema: TGoamlSchema): TProblem[] {
+  const missing = missingFor(content, schema);
+  const seen = new Set(missing);
+  return [
+    ...missing.map((path): TProblem => ({ path, kind: "missing" })),
+    ...invalidValues(content, schema).filter((p) => !seen.has(p.path)),
+  ];
+}
+
+/** The content paths a reviewer must still supply or correct: the paths of `reportProblems`, once each. */
+export function incompleteFor(content: TContent, schema: TGoamlSchema): string[] {
+  return [...new Set(reportProblems(content, schema).map((p) => p.path))];
+}
+
+/** The problem as one line of an error's details: `path: what is wrong`. */
+export function problemDetail(p: TProblem): string {
+  return `${p.path}: ${p.kind === "missing" ? "required by goAML" : (p.message ?? "refused by the schema")}`;
+}
+
 export type TVerdict = {
   schemaName: string;
   valid: boolean;
@@ -105,10 +130,7 @@ export type TVerdict = {
 
 /** The one verdict on a report's goAML file: libxml2 against the active schema decides, never a guess. */
 export async function checkReport(content: TContent, active: TActiveSchema): Promise<TVerdict> {
-  const problems: TProblem[] = [
-    ...incompleteFor(content, active.schema).map((p): TProblem => ({ path: p, kind: "missing" })),
-    ...invalidValues(content, active.schema),
-  ];
+  const problems = reportProblems(content, active.schema);
   const xml = writeGoamlXml(content, active.schema);
   const result = await validateXml(xml, active.xsd);
   return {
@@ -122,14 +144,15 @@ export async function checkReport(content: TContent, active: TActiveSchema): Pro
 
 export type TGoamlExport =
   | { ok: true; xml: string }
-  | { ok: false; reason: "incomplete"; missing: string[] }
+  | { ok: false; reason: "incomplete"; missing: string[]; problems: TProblem[] }
   | { ok: false; reason: "invalid"; errors: string[]; xml: string };
 
-/** The XML of a report, offered only when nothing is missing and it validates against the client's goAML schema. */
+/** The XML of a report, offered only when nothing is missing or refused (`reportProblems`) and it validates against the client's goAML schema. */
 export async function exportGoamlXml(content: TContent, profile: TReportProfile): Promise<TGoamlExport> {
   const active = activeSchema(profile);
-  const missing = incompleteFor(content, active.schema);
-  if (missing.length > 0) return { ok: false, reason: "incomplete", missing };
+  const problems = reportProblems(content, active.schema);
+  if (problems.length > 0)
+    return { ok: false, reason: "incomplete", missing: [...new Set(problems.map((p) => p.path))], problems };
   const xml = writeGoamlXml(content, active.schema);
   const result = await validateXml(xml, active.xsd);
   return result.valid ? { ok: true, xml } : { ok: false, reason: "invalid", errors: result.errors, xml };

@@ -1,8 +1,9 @@
 import { getAtPath, type TContent } from "@/lib/reports/content";
 import { buildEditor, describePath, fieldFor, type TEditorGroup } from "@/lib/reports/editor";
-import { checkReport, incompleteFor, type TActiveSchema } from "@/lib/reports/goaml-xml";
+import { checkReport, reportProblems, type TActiveSchema } from "@/lib/reports/goaml-xml";
 
-export type TVerdictItem = { path: string; text: string; fieldId?: string };
+/** One thing to fix; `paths` are every content path it stands for (a grouped field missing in several places). */
+export type TVerdictItem = { path: string; paths: string[]; text: string; fieldId?: string };
 
 export type TReportVerdict = {
   schemaName: string;
@@ -24,7 +25,10 @@ export async function reportVerdict(
   active: TActiveSchema,
   checked: TContent = content,
 ): Promise<TReportVerdict> {
-  const groups = buildEditor(content, active.schema, incompleteFor(content, active.schema));
+  const missing = reportProblems(content, active.schema)
+    .filter((p) => p.kind === "missing")
+    .map((p) => p.path);
+  const groups = buildEditor(content, active.schema, missing);
   const check = await checkReport(checked, active);
   const items = check.problems.map((p): TVerdictItem => {
     const where = describePath(groups, p.path);
@@ -37,21 +41,21 @@ export async function reportVerdict(
           : p.kind === "missing"
             ? `${where} is missing`
             : `${where}: ${p.message?.replace(/^.*? must be/, "must be") ?? "invalid"}`;
-    return { path: p.path, text, fieldId: fieldFor(groups, p.path)?.field.id };
+    return { path: p.path, paths: [p.path], text, fieldId: fieldFor(groups, p.path)?.field.id };
   });
   // A grouped field missing in several places is one thing to fix.
-  const seen = new Map<string, TVerdictItem & { count: number }>();
+  const seen = new Map<string, TVerdictItem>();
   for (const item of items) {
     const key = `${item.fieldId ?? item.path}|${item.text}`;
     const hit = seen.get(key);
-    if (hit) hit.count += 1;
-    else seen.set(key, { ...item, count: 1 });
+    if (hit) hit.paths.push(item.path);
+    else seen.set(key, item);
   }
   return {
     schemaName: check.schemaName,
     valid: check.valid,
-    items: [...seen.values()].map(({ count, ...item }) =>
-      count > 1 ? { ...item, text: `${item.text} (in ${count} places)` } : item,
+    items: [...seen.values()].map((item) =>
+      item.paths.length > 1 ? { ...item, text: `${item.text} (in ${item.paths.length} places)` } : item,
     ),
     errors: check.errors,
     groups,

@@ -454,15 +454,16 @@ describe("settings and team", () => {
     });
     expect(view.goaml).toMatchObject({ generic: true, version: "5.0.1" });
     expect(view.goaml.lookups.contactType.map((c) => c.value)).toEqual(["-", "1", "2", "3", "4"]);
-    // A lookup code the active schema does not have is refused and nothing changes.
-    await expect(
-      updateClientSettings(admin, {
-        reportingProfile: { entityId: "E-2", codes: { contactType: "PRIVATE" } },
-      }),
-    ).rejects.toMatchObject({
-      details: ["/reportingProfile: Contact type PRIVATE is not a code of the generic goAML 5.0.1 schema"],
+    // A lookup code the active schema does not have is not saved and named; the rest of the profile is saved.
+    const partial = await updateClientSettings(admin, {
+      reportingProfile: { entityId: "E-2", codes: { contactType: "PRIVATE" } },
     });
-    expect((await getClientSettings(admin)).reportingProfile.entityId).toBe("E-1");
+    expect(partial.notSaved).toEqual([
+      "/reportingProfile/codes/contactType: Contact type (phones, addresses): PRIVATE is not a code of the generic goAML 5.0.1 schema; not saved",
+    ]);
+    expect((await getClientSettings(admin)).reportingProfile).toMatchObject({ entityId: "E-2" });
+    // the field keeps the code it had
+    expect((await getClientSettings(admin)).reportingProfile.codes?.contactType).toBe("1");
     expect((await getClientSettings(adminB)).features).toEqual([]);
     // the editor now refuses a disabled action
     const v = await validateRuleDraft(admin, { definition: draft({ recommendedAction: "STEP_UP_ID" }) });

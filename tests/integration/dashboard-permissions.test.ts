@@ -32,6 +32,8 @@ const PINNED: Record<string, readonly TRole[]> = {
   "GET /dashboard-api/settings": ["admin"],
   "PUT /dashboard-api/settings": ["admin"],
   "PUT /dashboard-api/settings/goaml-schema": ["admin"],
+  "GET /dashboard-api/settings/goaml-codes": ["admin"],
+  "POST /dashboard-api/settings/goaml-codes": ["admin"],
   "GET /dashboard-api/lists": ["admin"],
   "POST /dashboard-api/lists": ["admin"],
   "POST /dashboard-api/lists/{listId}/upload": ["admin"],

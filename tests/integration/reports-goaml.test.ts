@@ -326,12 +326,16 @@ describe("the FIU schema in Settings", () => {
       await prisma.auditLog.count({ where: { clientId: cid, action: "client.goaml_schema_changed" } }),
     ).toBe(1);
 
-    // A profile save keeps the uploaded schema and takes only its codes.
-    await expect(
-      updateClientSettings(admin, { reportingProfile: { entityId: "9", codes: { contactType: "1" } } }),
-    ).rejects.toMatchObject({
-      details: ["/reportingProfile: Contact type 1 is not a code of national-goaml.xsd"],
+    // A profile save keeps the uploaded schema and takes only its codes: a code outside it is not saved, and
+    // names its field; the rest of the profile is.
+    const partial = await updateClientSettings(admin, {
+      reportingProfile: { entityId: "9", codes: { contactType: "1" } },
     });
+    expect(partial.notSaved).toEqual([
+      "/reportingProfile/codes/contactType: Contact type (phones, addresses): 1 is not a code of national-goaml.xsd; not saved",
+    ]);
+    expect(await profileOf(cid)).toMatchObject({ entityId: "9" });
+    expect((await profileOf(cid)).codes?.contactType).toBeUndefined();
     await updateClientSettings(admin, { reportingProfile: { entityId: "9", codes: { contactType: "PRV" } } });
     expect((await activeSchema(await profileOf(cid))).name).toBe("national-goaml.xsd");
 

@@ -12,6 +12,7 @@ export default async function RulesPage() {
   const user = await requirePagePermission("rules.read");
   const rules = await listRulesWithHits(user, Date.now(), { recent: true });
   const canWrite = can(user.role, "rules.draft");
+  const canMapCodes = can(user.role, "settings.manage");
   return (
     <div>
       <PageHeader
@@ -42,6 +43,24 @@ export default async function RulesPage() {
                 {r.ruleId}
               </Link>
               <div className="max-w-xs truncate text-xs text-slate-500">{r.name}</div>
+              {r.staleIndicators.length > 0 && (
+                <div
+                  className="max-w-xs break-words text-xs text-red-700"
+                  data-testid="rule-stale-indicators"
+                >
+                  {r.staleIndicators.length === 1
+                    ? `Indicator ${r.staleIndicators[0]} is not a code of the active goAML schema`
+                    : `Indicators ${r.staleIndicators.join(", ")} are not codes of the active goAML schema`}
+                  {canMapCodes && (
+                    <>
+                      {" · "}
+                      <Link href="/dashboard/settings#goaml-misfits" className="underline">
+                        map it
+                      </Link>
+                    </>
+                  )}
+                </div>
+              )}
             </Td>
             <Td>
               <EnumLabel value={r.subject} />

@@ -23,7 +23,11 @@ export default async function SettingsPage() {
   return (
     <div className="max-w-5xl">
       <PageHeader title="Settings" subtitle={`${settings.name} · ${settings.type} client`} />
-      <SettingsForm initial={settings} />
+      {/* Mapping stale codes changes the stored profile: the form starts again from it. */}
+      <SettingsForm
+        key={`${settings.goaml.name}|${settings.misfits.codes.map((c) => `${c.list}:${c.code}`).join(",")}`}
+        initial={settings}
+      />
       <CaseSlaCard initial={caseSla} />
       <BaseCurrencyCard initial={settings.baseCurrency} rates={rates} currencies={currencyChoices()} />
       <LinkFanOutCard initial={settings.linkFanOutCap} />

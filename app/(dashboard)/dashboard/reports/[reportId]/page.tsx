@@ -152,7 +152,12 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
               {verdict.items.length > 0 && (
                 <ul className="list-disc pl-5 text-sm text-slate-700">
                   {verdict.items.map((item) => (
-                    <li key={item.path} data-testid="verdict-item" data-path={item.path}>
+                    <li
+                      key={item.path}
+                      data-testid="verdict-item"
+                      data-path={item.path}
+                      data-paths={item.paths.join(" ")}
+                    >
                       {item.fieldId ? (
                         <a href={`#${item.fieldId}`} className={`inline-block py-1 ${linkClass}`}>
                           {item.text}

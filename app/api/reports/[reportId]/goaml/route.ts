@@ -2,6 +2,7 @@
 import { dashboardRoute } from "@/lib/http/dashboard-route";
 import { ApiError, errorResponse } from "@/lib/http/errors";
 import { downloadGoaml } from "@/lib/reports/download-goaml";
+import { problemDetail } from "@/lib/reports/goaml-xml";
 
 export const dynamic = "force-dynamic";
 
@@ -20,7 +21,7 @@ export const GET = dashboardRoute<{ reportId: string }>("reports.read", async ({
             422,
             "VALIDATION_ERROR",
             "The report is incomplete",
-            result.missing.map((field) => `${field}: required by goAML`),
+            result.problems.map(problemDetail),
           )
         : new ApiError(
             422,
