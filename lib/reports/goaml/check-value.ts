@@ -108,7 +108,7 @@ function codeName(type: TSimpleType, code: string): string | undefined {
   }
 }
 
-const fold = (text: string) =>
+export const fold = (text: string) =>
   text
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
@@ -139,9 +139,8 @@ function plural(n: number, word: string): string {
 /** What a valid value looks like, in words (also the editor's placeholder). */
 export function describeType(type: TSimpleType): string {
   if (type.enumerations.length) {
-    if (/country/.test(type.name ?? "")) return "a country code (two letters, such as KE for Kenya)";
-    if (/currency/.test(type.name ?? ""))
-      return "a currency code (three letters, such as KES for Kenyan shilling)";
+    if (/country/.test(type.name ?? "")) return "a two-letter country code";
+    if (/currency/.test(type.name ?? "")) return "a three-letter currency code";
     return "one of the schema's codes";
   }
   if (type.base === "dateTime")
