@@ -52,7 +52,7 @@ export type TEditorGroup = {
 type TObj = { [key: string]: TContentNode | undefined };
 const isObj = (v: unknown): v is TObj => v !== null && typeof v === "object" && !Array.isArray(v);
 
-const PARTY = /^t_(person|entity|account)/;
+const PARTY = /^t_(person|entity|account)(_my_client)?$/;
 
 // Words for the structural parts of a path inside a group ("" when the field's own label says enough).
 const PREFIXES: Record<string, string> = {

@@ -40,30 +40,26 @@ export function prefillElement(
   user: Partial<TUser> | null,
   siblings: TContentNode[],
 ): TContentNode | undefined {
-  if (!user) return undefined;
   const type = decl.complex?.name ?? "";
   if (type.endsWith("person_identification") || decl.name === "identification") {
     const used = texts(siblings, "number");
-    const doc = user.documents?.find((d) => d.number && !used.includes(d.number));
+    const doc = user?.documents?.find((d) => d.number && !used.includes(d.number));
     if (!doc) return undefined;
     return { type: identifierCode(decl, doc.type), number: doc.number!, issue_country: doc.country ?? null };
   }
   if (type === "t_address" || decl.name === "address") {
-    const a = user.address;
-    if (
-      !a?.city ||
-      (texts(siblings, "city").includes(a.city) && texts(siblings, "address").includes(a.street ?? ""))
-    )
-      return undefined;
-    return addressNode(profile, a);
+    const a = user?.address;
+    const used =
+      texts(siblings, "city").includes(a?.city ?? "") && texts(siblings, "address").includes(a?.street ?? "");
+    // An address already in the report is not offered twice; the profile's address type still is.
+    return addressNode(profile, a?.city && !used ? a : {});
   }
   if (type === "t_phone" || decl.name === "phone") {
-    const phone = phoneNode(profile, user.phone?.phone);
-    if (!user.phone?.phone || texts(siblings, "tph_number").includes(String(phone.tph_number)))
-      return undefined;
-    return phone;
+    const phone = phoneNode(profile, user?.phone?.phone);
+    const used = texts(siblings, "tph_number").includes(String(phone.tph_number));
+    return user?.phone?.phone && !used ? phone : phoneNode(profile, undefined);
   }
-  if (decl.name === "email" && user.email?.email && !siblings.includes(user.email.email))
+  if (decl.name === "email" && user?.email?.email && !siblings.includes(user.email.email))
     return user.email.email;
   return undefined;
 }
