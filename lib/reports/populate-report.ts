@@ -276,7 +276,8 @@ function transactionNode(input: TPopulateInput, tx: TTransaction): TObj {
   const node: TObj = {
     transactionnumber: tx.id,
     internal_ref_number: tx.externalId,
-    transaction_location: tx.terminalId ?? "",
+    // Where it was conducted: the terminal, else the branch the institution reports from (the officer may correct it).
+    transaction_location: tx.terminalId ?? profile.branch ?? null,
     transaction_description: description || "Transaction",
     date_transaction: goamlDate(tx.timestamp),
     transmode_code: transmode,

@@ -325,16 +325,15 @@ describe("required means non-empty", () => {
       Object.entries(KYC).filter(([p]) => !p.endsWith("transaction_location")),
     );
     await setReportFields({ clientId, reportId, actor: officer, fields: kycOnly });
-    // The demo payouts have no terminal: populated as "", which the schema's minLength 0 would accept.
-    const content = (await stored(clientId, reportId)).content as TContent;
-    expect(getAtPath(content, "transactions[0].transaction_location")).toBe("");
-    const row = await stored(clientId, reportId);
-    expect(row.incomplete).toEqual(
-      expect.arrayContaining([
-        "transactions[0].transaction_location",
-        "transactions[1].transaction_location",
-      ]),
-    );
+    // Drafts populated before stored "" for a payout without a terminal, which the schema's minLength 0 accepts.
+    const populated = (await stored(clientId, reportId)).content as TContent;
+    expect(getAtPath(populated, "transactions[0].transaction_location")).toBe("Head office");
+    const blank = structuredClone(populated) as { transactions: { transaction_location: string }[] };
+    for (const t of blank.transactions) t.transaction_location = "";
+    await prisma.report.update({
+      where: { clientId_id: { clientId, id: reportId } },
+      data: { content: blank },
+    });
     const verdict = await verdictOf(clientId, reportId);
     expect(verdict.valid).toBe(false);
     expect(verdict.items.map((i) => i.text)).toContain(
@@ -345,6 +344,7 @@ describe("required means non-empty", () => {
       .find((f) => f.paths.includes("transactions[0].transaction_location"))!;
     expect(location).toMatchObject({ required: true, missing: true, value: "" });
     expect(verdict.xml).not.toContain("<transaction_location>");
+    expect(verdict.xml).not.toContain("<transaction_location></transaction_location>");
     expect(await exported(clientId, reportId)).toMatchObject({ ok: false, reason: "incomplete" });
 
     // An emptied required name is missing (null), not an empty string.
