@@ -95,16 +95,24 @@ function partyTitle(node: TObj, typeName: string): string {
 }
 
 /** Words for the structural steps of a path inside a group: ["addresses[1]", "address"] → ["Address 2"]. */
-function partWords(parts: string[]): string[] {
+function partWords(parts: string[], named = false): string[] {
   return parts
-    .map((part) => {
+    .map((part, i) => {
       const index = /\[(\d+)\]/.exec(part);
       const key = part.replace(/\[\d+\]/g, "");
-      const name = PREFIXES[key] ?? fieldLabel(key);
+      // A part's own name is never left out ("Phone 2", not ""), its enclosing steps may be.
+      const own = named && i === parts.length - 1 ? PART_NAMES[key] : undefined;
+      const name = own ?? PREFIXES[key] ?? fieldLabel(key);
       return index && Number(index[1]) > 0 ? `${name || fieldLabel(key)} ${Number(index[1]) + 1}` : name;
     })
     .filter(Boolean);
 }
+
+const PART_NAMES: Record<string, string> = {
+  phones: "Phone",
+  from_foreign_currency: "Foreign currency",
+  to_foreign_currency: "Foreign currency",
+};
 
 // Never offered for adding: transactions come from screened data, indicators have their own form.
 const NOT_ADDED = new Set(["transaction", "report_indicators", "activity"]);
@@ -311,7 +319,7 @@ export function buildEditor(content: TContent, schema: TGoamlSchema, missing: st
         });
       part = {
         id: `part-${group.id}-${rel.replace(/[^\w]+/g, "-") || "self"}`,
-        label: rel ? partWords(rel.split(".")).join(" · ") : "",
+        label: rel ? partWords(rel.split("."), true).join(" · ") : "",
         paths: [],
         add,
         // A transaction stays: it is what was screened; anything else may go when the schema lets it.
