@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect as baseExpect, test, type Page } from "@playwright/test";
 import {
   DEMO_INDICATORS,
   DEMO_SCHEMA_NAME,
@@ -18,6 +18,8 @@ import { createApiKeyWithCli, demoClientId } from "./support";
 // prefilled from the customer's stored documents), a second officer files it, and xmllint accepts the download.
 // The customer's name is hostile: right-to-left first name, a very long last name.
 const SCREENS = "test-results/screens";
+// Every save re-validates the file with libxml2; on a shared two-core machine that can take several seconds.
+const expect = baseExpect.configure({ timeout: 20_000 });
 const XSD = withIndicatorList(identificationVariant(), DEMO_INDICATORS);
 const SCHEMA_NAME = "national-id-goaml.xsd";
 const FIRST = "مريم";
@@ -134,7 +136,7 @@ test.describe.serial("the draft editor completes what a national schema requires
     await expect(add).toBeInViewport();
     await add.selectOption({ label: "Identification" });
     await group(page, PERSON).getByTestId("add-element-submit").click();
-    await expect(group(page, PERSON).getByTestId("structure-done")).toBeVisible();
+    await expect(group(page, PERSON).getByTestId("structure-done")).toBeVisible({ timeout: 30_000 });
     // the national id card on record, its code chosen by the schema's label
     await expect(input(page, PERSON, "Identification · Type")).toHaveValue("B");
     await expect(input(page, PERSON, "Identification · Number")).toHaveValue("29384756");
@@ -144,7 +146,9 @@ test.describe.serial("the draft editor completes what a national schema requires
     // A second identification is the passport; either may go while there are two, the last one may not.
     await add.selectOption({ label: "Another identification" });
     await group(page, PERSON).getByTestId("add-element-submit").click();
-    await expect(input(page, PERSON, "Identification 2 · Number")).toHaveValue("AK1234567");
+    await expect(input(page, PERSON, "Identification 2 · Number")).toHaveValue("AK1234567", {
+      timeout: 30_000,
+    });
     await expect(input(page, PERSON, "Identification 2 · Type")).toHaveValue("A");
     await group(page, PERSON).screenshot({ path: `${SCREENS}/editor-two-identifications.png` });
     const removeFirst = group(page, PERSON).locator(
@@ -152,7 +156,7 @@ test.describe.serial("the draft editor completes what a national schema requires
     );
     await expect(removeFirst).toHaveCount(1);
     await group(page, PERSON).locator('[data-testid="remove-part"][data-part="Identification 2"]').click();
-    await expect(field(page, PERSON, "Identification 2 · Number")).toHaveCount(0);
+    await expect(field(page, PERSON, "Identification 2 · Number")).toHaveCount(0, { timeout: 30_000 });
     // the one left is what the schema requires: no Remove for it
     await expect(removeFirst).toHaveCount(0);
     await expect(input(page, PERSON, "Identification · Number")).toHaveValue("29384756");
