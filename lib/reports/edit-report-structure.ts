@@ -1,15 +1,15 @@
 import { prisma, type Tx } from "@/lib/db";
-import type { Prisma } from "@/lib/generated/prisma/client";
 import { DomainError } from "@/lib/errors/domain-error";
-import { appendAudit, type TActor } from "@/lib/reports/audit";
+import type { TActor } from "@/lib/reports/audit";
 import { getAtPath, type TContent, type TContentNode } from "@/lib/reports/content";
 import { elementsOf } from "@/lib/reports/goaml/schema";
 import { addElement, itemDecl, removeElement } from "@/lib/reports/goaml/structure";
 import { contentKey, declAt } from "@/lib/reports/goaml/walk";
-import { activeSchema, incompleteFor } from "@/lib/reports/goaml-xml";
+import { activeSchema } from "@/lib/reports/goaml-xml";
 import { prefillElement } from "@/lib/reports/prefill-element";
 import { assertEditable, lockReport } from "@/lib/reports/report-access";
 import { readReportProfile } from "@/lib/reports/schemas";
+import { storeContent } from "@/lib/reports/set-report-fields";
 import type { TUser } from "@/lib/users/schemas";
 
 export type TStructureChange =
@@ -117,23 +117,7 @@ export async function editReportStructure({
     }
     if (problems.length > 0)
       throw new DomainError("validation", "The report's structure was not changed", problems);
-    const incomplete = incompleteFor(content, schema);
-    await tx.report.update({
-      where: { clientId_id: { clientId, id: reportId } },
-      data: {
-        content: content as Prisma.InputJsonValue,
-        incomplete,
-        updatedAt: new Date(),
-        updatedById: actor.id,
-      },
-    });
-    await appendAudit(tx, {
-      clientId,
-      reportId,
-      actor,
-      action: "fields_updated",
-      changes: { fields: changes },
-    });
+    const incomplete = await storeContent(tx, { clientId, reportId, content, schema, actor, changes });
     return { incomplete, paths: Object.keys(changes) };
   });
 }

@@ -6,7 +6,7 @@ import {
   type TGoamlSchema,
   type TParticle,
 } from "@/lib/reports/goaml/schema";
-import { contentKey, declAt, itemBounds, missingPaths, wrappedItem } from "@/lib/reports/goaml/walk";
+import { contentKey, declAt, itemBounds, missingPaths, present, wrappedItem } from "@/lib/reports/goaml/walk";
 
 // Adding and removing whole elements of a report by its schema: what may be added under a part of the report
 // (absent elements a choice the content took does not exclude, repeated ones below their maximum), the empty
@@ -15,11 +15,6 @@ import { contentKey, declAt, itemBounds, missingPaths, wrappedItem } from "@/lib
 
 type TObj = { [key: string]: TContentNode | undefined };
 const isObj = (v: unknown): v is TObj => v !== null && typeof v === "object" && !Array.isArray(v);
-
-function present(p: TParticle, node: TObj): boolean {
-  if (p.kind === "element") return node[contentKey(p.name)] !== undefined;
-  return p.items.some((i) => present(i, node));
-}
 
 function count(value: TContentNode | undefined): number {
   if (value === undefined) return 0;

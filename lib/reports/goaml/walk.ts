@@ -82,7 +82,8 @@ export function writeGoamlXml(content: TContent, schema: TGoamlSchema): string {
 
 const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
 
-function present(p: TParticle, node: TObj): boolean {
+/** Whether the content took (part of) a particle: any of its elements is there. */
+export function present(p: TParticle, node: TObj): boolean {
   if (p.kind === "element") {
     return node[contentKey(p.name)] !== undefined;
   }
