@@ -77,7 +77,9 @@ test.describe.serial("regulatory reports", () => {
     await group(page, "Transaction 1 (demo-report-tx-1)").getByTestId("save-group").click();
     await expect(
       field(page, "Transaction 1 (demo-report-tx-1)", "Amount in local currency").getByTestId("field-error"),
-    ).toHaveText("Amount in local currency must be a number such as 1250.50 (digits, one decimal point)");
+    ).toHaveText(
+      "Amount in local currency must be a number such as 1250.50 or 1,250.50 (a point before the decimals)",
+    );
     await expect(group(page, "Transaction 1 (demo-report-tx-1)").getByTestId("error-note")).toContainText(
       "Nothing was saved",
     );
@@ -85,29 +87,27 @@ test.describe.serial("regulatory reports", () => {
     await group(page, "Transaction 1 (demo-report-tx-1)").screenshot({
       path: `${SCREENS}/report-wrong-value-refused.png`,
     });
-    await amount.fill("1950000.00");
+    // grouped as people write amounts, stored as goAML writes them
+    await amount.fill("1,950,000.00");
     await group(page, "Transaction 1 (demo-report-tx-1)").getByTestId("save-group").click();
     await expect(group(page, "Transaction 1 (demo-report-tx-1)").getByTestId("group-saved")).toBeVisible();
     await expect(amount).toHaveValue("1950000.00");
 
-    // The grouped customer: a date in the wrong form is refused, then both fields are typed once for both payouts.
+    // The grouped customer: a date input for the birth date, both fields typed once for both payouts.
     await page.getByRole("link", { name: "Daniel Kamau · Date of birth is missing (in 2 places)" }).click();
     const birth = field(page, "Daniel Kamau", "Date of birth").getByTestId("editor-input");
     await expect(birth).toBeInViewport();
-    await birth.fill("15/06/1985");
-    await field(page, "Daniel Kamau", "Occupation").getByTestId("editor-input").fill("Market trader");
-    await group(page, "Daniel Kamau").getByTestId("save-group").click();
-    await expect(field(page, "Daniel Kamau", "Date of birth").getByTestId("field-error")).toHaveText(
-      "Date of birth must be a date such as 1985-06-15",
-    );
+    await expect(birth).toHaveAttribute("type", "date");
     await birth.fill("1985-06-15");
+    await field(page, "Daniel Kamau", "Occupation").getByTestId("editor-input").fill("Market trader");
     await expect(group(page, "Daniel Kamau").getByTestId("save-group")).toHaveText("Save (applies to all 2)");
     await group(page, "Daniel Kamau").getByTestId("save-group").click();
 
     await expect(verdict).toHaveAttribute("data-valid", "true");
     await expect(page.getByTestId("goaml-valid")).toHaveText("Valid against Demo FIU goAML 5.0.1.");
     await expect(page.getByTestId("verdict-item")).toHaveCount(0);
-    await expect(birth).toHaveValue("1985-06-15T00:00:00");
+    // a date is shown as a date
+    await expect(birth).toHaveValue("1985-06-15");
     // Filled fields stay editable in a draft.
     await expect(field(page, "Daniel Kamau", "Nationality").getByTestId("editor-input")).toBeEnabled();
 
@@ -201,8 +201,9 @@ test.describe.serial("regulatory reports", () => {
       .screenshot({ path: `${SCREENS}/report-audit-reads.png` });
 
     await page.goto("/dashboard/reports?status=submitted");
-    await expect(page.getByTestId("report-row")).toHaveCount(1);
-    await expect(page.getByTestId("report-row")).toContainText("FIU-2026-0042");
+    // (the editor spec files a report of its own)
+    await expect(page.getByTestId("report-row").filter({ hasText: "FIU-2026-0042" })).toHaveCount(1);
+    await expect(page.locator('[data-report-id="demo-report-1"]')).toBeVisible();
   });
 
   test("a reviewer cannot reach reports", async ({ page }) => {

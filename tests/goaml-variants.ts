@@ -103,3 +103,49 @@ export function reorderedVariant(xsd = GENERIC_XSD): string {
   );
   return out;
 }
+
+/**
+ * A national FIU that wants an identity document for its reporting institution's own customer: the optional choice
+ * between `identification` (repeated) and the `identifications` list becomes required for t_person_my_client, and
+ * the identifier types carry labels (as national lists do).
+ */
+export function identificationVariant(xsd = GENERIC_XSD): string {
+  const out = inType(xsd, "t_person_my_client", (b) =>
+    replaceOnce(
+      b,
+      /<xs:choice minOccurs="0">(\s*<xs:element name="identification")/,
+      "<xs:choice>$1",
+      "t_person_my_client identification choice",
+    ),
+  );
+  return enumeration("identifier_type", out, [
+    ["A", "Passport"],
+    ["B", "National identity card"],
+    ["C", "Driving licence"],
+    ["D", "Residence permit"],
+  ]);
+}
+
+/** Two phone numbers at least for the institution's own customer (a repeated element with a minimum of two). */
+export function twoPhonesVariant(xsd = GENERIC_XSD): string {
+  return inType(xsd, "t_person_my_client", (b) =>
+    replaceOnce(
+      b,
+      /(<xs:element name="phones">\s*<xs:complexType>\s*<xs:sequence) maxOccurs="unbounded">/,
+      '$1 minOccurs="2" maxOccurs="unbounded">',
+      "t_person_my_client/phones",
+    ),
+  );
+}
+
+/** The customer's employer is required: a choice between the employer's details and an employment history. */
+export function employerVariant(xsd = GENERIC_XSD): string {
+  return inType(xsd, "t_person_my_client", (b) =>
+    replaceOnce(
+      b,
+      /<xs:choice minOccurs="0">(\s*<xs:sequence>\s*<xs:annotation>[\s\S]*?<\/xs:annotation>\s*<xs:element name="employer_name")/,
+      "<xs:choice>$1",
+      "t_person_my_client employer choice",
+    ),
+  );
+}

@@ -6,6 +6,9 @@ import { Button, ErrorNote, inputClass } from "@/components/ui";
 import type { TEditorField, TEditorGroup } from "@/lib/reports/editor";
 
 type TSave = (entries: { paths: string[]; value: string }[]) => Promise<TActionState>;
+export type TStructureChange =
+  { op: "add"; parents: string[]; element: string } | { op: "remove"; paths: string[] };
+type TEdit = (change: TStructureChange) => Promise<TActionState>;
 
 function FieldInput({
   field,
@@ -22,7 +25,7 @@ function FieldInput({
 }) {
   const tone = invalid
     ? "border-red-400 bg-red-50/50"
-    : field.missing && value === ""
+    : (field.missing || field.required) && value === ""
       ? "border-amber-300 bg-amber-50/40"
       : "";
   if (field.input.kind === "select") {
@@ -47,6 +50,20 @@ function FieldInput({
       </select>
     );
   }
+  if (field.input.kind === "date" || field.input.kind === "datetime")
+    return (
+      <input
+        id={field.id}
+        type={field.input.kind === "date" ? "date" : "datetime-local"}
+        step={field.input.kind === "datetime" ? 1 : undefined}
+        value={value}
+        disabled={disabled}
+        onChange={(e) => onChange(e.target.value)}
+        className={`${inputClass} mt-1 ${tone}`}
+        data-testid="editor-input"
+        data-paths={field.paths.join(" ")}
+      />
+    );
   const common = {
     id: field.id,
     value,
@@ -56,14 +73,121 @@ function FieldInput({
     "data-testid": "editor-input",
     "data-paths": field.paths.join(" "),
   };
-  return field.input.multiline ? (
+  return field.input.kind === "text" && field.input.multiline ? (
     <textarea {...common} rows={3} onChange={(e) => onChange(e.target.value)} />
   ) : (
     <input {...common} onChange={(e) => onChange(e.target.value)} />
   );
 }
 
-function GroupForm({ group, save, disabled }: { group: TEditorGroup; save: TSave; disabled: boolean }) {
+/** Add an element the schema allows to a part of the group, or remove an optional part: applied everywhere the group appears. */
+function StructureControls({
+  group,
+  edit,
+  disabled,
+}: {
+  group: TEditorGroup;
+  edit: TEdit;
+  disabled: boolean;
+}) {
+  const [choice, setChoice] = useState("");
+  const [state, setState] = useState<TActionState | null>(null);
+  const [pending, start] = useTransition();
+  const run = (change: TStructureChange) =>
+    start(async () => {
+      const result = await edit(change);
+      setState(result);
+      if (result.ok) setChoice("");
+    });
+  const addable = group.parts.filter((p) => p.add.length > 0);
+  const removable = group.parts.filter((p) => p.removable && p.label);
+  if (disabled || (addable.length === 0 && removable.length === 0)) return null;
+  const [partIndex, element] = choice ? [Number(choice.split(":")[0]), choice.split(":")[1]!] : [-1, ""];
+  const part = group.parts[partIndex];
+  return (
+    <div className="mt-4 space-y-2 border-t border-slate-100 pt-3" data-testid="structure-controls">
+      {removable.length > 0 && (
+        <div className="flex flex-wrap items-center gap-1.5 text-xs">
+          <span className="text-slate-600">Optional parts:</span>
+          {removable.map((p) => (
+            <span
+              key={p.id}
+              className="inline-flex max-w-full items-center gap-1 rounded bg-slate-100 px-1.5 py-0.5"
+            >
+              <span className="truncate">{p.label}</span>
+              <button
+                type="button"
+                className="text-red-700 hover:underline disabled:opacity-50"
+                disabled={pending}
+                aria-label={`Remove ${p.label}`}
+                data-testid="remove-part"
+                data-part={p.label}
+                onClick={() => run({ op: "remove", paths: p.paths })}
+              >
+                Remove
+              </button>
+            </span>
+          ))}
+        </div>
+      )}
+      {addable.length > 0 && (
+        <div className="flex flex-wrap items-end gap-2">
+          <label className="text-sm">
+            <span className="text-slate-700">Add to {group.title}</span>
+            <select
+              id={`add-${group.id}`}
+              value={choice}
+              disabled={pending}
+              onChange={(e) => setChoice(e.target.value)}
+              className={`${inputClass} mt-1 max-w-md`}
+              data-testid="add-element"
+            >
+              <option value="">— choose what to add —</option>
+              {group.parts.map((p, i) =>
+                p.add.length === 0 ? null : (
+                  <optgroup key={p.id} label={p.label ? `In ${p.label}` : group.title}>
+                    {p.add.map((a) => (
+                      <option key={a.element} value={`${i}:${a.element}`}>
+                        {p.label ? `${a.label} (in ${p.label})` : a.label}
+                      </option>
+                    ))}
+                  </optgroup>
+                ),
+              )}
+            </select>
+          </label>
+          <Button
+            type="button"
+            variant="secondary"
+            disabled={pending || !part}
+            data-testid="add-element-submit"
+            onClick={() => part && run({ op: "add", parents: part.paths, element })}
+          >
+            {pending ? "Adding…" : group.where.length > 1 ? `Add (to all ${group.where.length})` : "Add"}
+          </Button>
+        </div>
+      )}
+      {state?.error && <ErrorNote>{state.error}</ErrorNote>}
+      {state?.ok && (
+        <p className="text-sm text-emerald-700" role="status" data-testid="structure-done">
+          {state.message === "Added." ? "Added: fill in the fields marked missing." : state.message}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function GroupForm({
+  group,
+  save,
+  edit,
+  disabled,
+}: {
+  group: TEditorGroup;
+  save: TSave;
+  edit: TEdit;
+  disabled: boolean;
+}) {
   const initial = Object.fromEntries(group.fields.map((f) => [f.id, f.value]));
   const [values, setValues] = useState<Record<string, string>>(initial);
   const [state, setState] = useState<TActionState | null>(null);
@@ -107,7 +231,7 @@ function GroupForm({ group, save, disabled }: { group: TEditorGroup; save: TSave
               <span className="text-slate-700">
                 {f.label}
                 {f.required && <span className="text-slate-600"> (required)</span>}
-                {f.missing && (values[f.id] ?? "") === "" && (
+                {(f.missing || f.required) && (values[f.id] ?? "") === "" && (
                   <span className="ml-2 rounded bg-amber-100 px-1.5 text-xs text-amber-800">missing</span>
                 )}
               </span>
@@ -122,6 +246,16 @@ function GroupForm({ group, save, disabled }: { group: TEditorGroup; save: TSave
                 <span className="mt-1 block text-xs text-red-700" data-testid="field-error">
                   {error}
                 </span>
+              )}
+              {f.removable && !disabled && (
+                <button
+                  type="button"
+                  className="mt-1 text-xs text-red-700 hover:underline"
+                  data-testid="remove-field"
+                  onClick={() => start(async () => setState(await edit({ op: "remove", paths: f.paths })))}
+                >
+                  Remove {f.label.toLowerCase()}
+                </button>
               )}
             </label>
           );
@@ -140,6 +274,7 @@ function GroupForm({ group, save, disabled }: { group: TEditorGroup; save: TSave
           )}
         </div>
       )}
+      <StructureControls group={group} edit={edit} disabled={disabled} />
     </form>
   );
 }
@@ -148,16 +283,18 @@ function GroupForm({ group, save, disabled }: { group: TEditorGroup; save: TSave
 export function ReportEditor({
   groups,
   save,
+  edit,
   disabled,
 }: {
   groups: TEditorGroup[];
   save: TSave;
+  edit: TEdit;
   disabled: boolean;
 }) {
   return (
     <div className="space-y-4" data-testid="report-editor">
       {groups.map((g) => (
-        <GroupForm key={`${g.id}-${g.title}`} group={g} save={save} disabled={disabled} />
+        <GroupForm key={`${g.id}-${g.title}`} group={g} save={save} edit={edit} disabled={disabled} />
       ))}
     </div>
   );

@@ -3,7 +3,8 @@ import { type TContent, type TContentNode } from "@/lib/reports/content";
 import { checkStored, describeType, fieldLabel } from "@/lib/reports/goaml/check-value";
 import type { TElementDecl, TEnumValue, TGoamlSchema } from "@/lib/reports/goaml/schema";
 import { elementsOf, requiredElements } from "@/lib/reports/goaml/schema";
-import { contentKey, declAt, wrappedItem } from "@/lib/reports/goaml/walk";
+import { addableElements, canRemove, holderOf } from "@/lib/reports/goaml/structure";
+import { contentKey, declAt, itemBounds, wrappedItem } from "@/lib/reports/goaml/walk";
 
 // The draft editor's model: the report's fields grouped by who or what they describe. A person, account or entity
 // that appears in several transactions (the same customer on every payout) is one group whose fields carry every
@@ -11,6 +12,7 @@ import { contentKey, declAt, wrappedItem } from "@/lib/reports/goaml/walk";
 
 export type TEditorInput =
   | { kind: "select"; options: TEnumValue[] }
+  | { kind: "date" | "datetime"; placeholder: string }
   | { kind: "text"; placeholder: string; maxLength?: number; multiline?: boolean };
 
 export type TEditorField = {
@@ -24,14 +26,33 @@ export type TEditorField = {
   missing: boolean;
   problem?: string;
   input: TEditorInput;
+  /** An empty optional value that may be taken out again (added by mistake). */
+  removable?: boolean;
 };
 
-export type TEditorGroup = { id: string; title: string; where: string[]; fields: TEditorField[] };
+/** A part of a group that holds elements (the group itself, an address, an identification): what may be added or removed. */
+export type TEditorPart = {
+  id: string;
+  /** "" for the group itself, else words such as "Identification 2". */
+  label: string;
+  /** The part's content path in every place the group appears. */
+  paths: string[];
+  add: { element: string; label: string }[];
+  removable: boolean;
+};
+
+export type TEditorGroup = {
+  id: string;
+  title: string;
+  where: string[];
+  fields: TEditorField[];
+  parts: TEditorPart[];
+};
 
 type TObj = { [key: string]: TContentNode | undefined };
 const isObj = (v: unknown): v is TObj => v !== null && typeof v === "object" && !Array.isArray(v);
 
-const PARTY = /^t_(person|entity|account)/;
+const PARTY = /^t_(person|entity|account)(_my_client)?$/;
 
 // Words for the structural parts of a path inside a group ("" when the field's own label says enough).
 const PREFIXES: Record<string, string> = {
@@ -73,11 +94,50 @@ function partyTitle(node: TObj, typeName: string): string {
   return name || "Unnamed person";
 }
 
+/** Words for the structural steps of a path inside a group: ["addresses[1]", "address"] → ["Address 2"]. */
+function partWords(parts: string[], named = false): string[] {
+  return parts
+    .map((part, i) => {
+      const index = /\[(\d+)\]/.exec(part);
+      const key = part.replace(/\[\d+\]/g, "");
+      // A part's own name is never left out ("Phone 2", not ""), its enclosing steps may be.
+      const own = named && i === parts.length - 1 ? PART_NAMES[key] : undefined;
+      const name = own ?? PREFIXES[key] ?? fieldLabel(key);
+      return index && Number(index[1]) > 0 ? `${name || fieldLabel(key)} ${Number(index[1]) + 1}` : name;
+    })
+    .filter(Boolean);
+}
+
+const PART_NAMES: Record<string, string> = {
+  phones: "Phone",
+  from_foreign_currency: "Foreign currency",
+  to_foreign_currency: "Foreign currency",
+};
+
+// Never offered for adding: transactions come from screened data, indicators have their own form.
+const NOT_ADDED = new Set(["transaction", "report_indicators", "activity"]);
+
 type TContainer = { key: string; title: string; where: string; path: string; node: TObj; decl: TElementDecl };
 
-function inputFor(decl: TElementDecl): TEditorInput {
+// Date-times that carry a time of day; every other goAML date (a birth date, an expiry date) is a date.
+const WITH_TIME = /transaction|submission|posting|value_date|time/;
+
+const dateKind = (decl: TElementDecl): "date" | "datetime" | null =>
+  decl.simple?.base === "date"
+    ? "date"
+    : decl.simple?.base === "dateTime"
+      ? WITH_TIME.test(decl.name)
+        ? "datetime"
+        : "date"
+      : null;
+
+function inputFor(decl: TElementDecl, value: TContentNode): TEditorInput {
   const type = decl.simple!;
   if (type.enumerations.length) return { kind: "select", options: type.enumerations };
+  const date = dateKind(decl);
+  // A stored value not in ISO form stays a text field, so the officer sees what is there.
+  if (date && (value === null || /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?)?$/.test(String(value))))
+    return { kind: date, placeholder: describeType(type) };
   if (type.base === "boolean")
     return {
       kind: "select",
@@ -94,7 +154,12 @@ function displayValue(value: TContentNode, decl: TElementDecl): string {
   if (value === null) return "";
   // xs:boolean also takes 1 and 0; the editor offers Yes and No.
   if (decl.simple?.base === "boolean") return /^(true|1)$/.test(String(value)) ? "true" : "false";
-  return String(value);
+  const text = String(value);
+  const date = dateKind(decl);
+  // Dates as dates (1985-03-14, not 1985-03-14T00:00:00); date-times as the browser's date-time input wants them.
+  if (date === "date" && /^\d{4}-\d{2}-\d{2}(T00:00:00)?$/.test(text)) return text.slice(0, 10);
+  if (date === "datetime" && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/.test(text)) return text;
+  return text;
 }
 
 /** Editor groups for a report's content under the active schema; `missing` is the report's incomplete list. */
@@ -166,12 +231,14 @@ export function buildEditor(content: TContent, schema: TGoamlSchema, missing: st
   };
 
   const leaves: { path: string; value: TContentNode; decl: TElementDecl; required: boolean }[] = [];
+  const nodes: { path: string; node: TObj; decl: TElementDecl }[] = [];
   const collect = (node: TContentNode | undefined, decl: TElementDecl, path: string, required: boolean) => {
     if (node === undefined) return;
     if (Array.isArray(node)) {
       const item = wrappedItem(decl) ?? decl;
       node.forEach((v, i) => collect(v, item, `${path}[${i}]`, required));
     } else if (isObj(node)) {
+      nodes.push({ path, node, decl });
       const needed = requiredElements(decl.complex);
       for (const child of elementsOf(decl.complex)) {
         const key = contentKey(child.name);
@@ -196,7 +263,7 @@ export function buildEditor(content: TContent, schema: TGoamlSchema, missing: st
     const rel = c.path ? leaf.path.slice(c.path.length + 1) : leaf.path;
     let group = groups.get(c.key);
     if (!group) {
-      group = { id: `g${groups.size + 1}`, title: c.title, where: [], fields: [] };
+      group = { id: `g${groups.size + 1}`, title: c.title, where: [], fields: [], parts: [] };
       groups.set(c.key, group);
       fieldsByGroup.set(c.key, new Map());
       memberPaths.set(c.key, new Set());
@@ -209,16 +276,7 @@ export function buildEditor(content: TContent, schema: TGoamlSchema, missing: st
     let field = fields.get(rel);
     const isMissing = missingSet.has(leaf.path);
     if (!field) {
-      const prefix = rel
-        .split(".")
-        .slice(0, -1)
-        .map((part) => {
-          const index = /\[(\d+)\]/.exec(part);
-          const key = part.replace(/\[\d+\]/g, "");
-          const name = PREFIXES[key] ?? fieldLabel(key);
-          return index && Number(index[1]) > 0 ? `${name || fieldLabel(key)} ${Number(index[1]) + 1}` : name;
-        })
-        .filter(Boolean);
+      const prefix = partWords(rel.split(".").slice(0, -1));
       field = {
         id: `field-${group.id}-${rel.replace(/[^\w]+/g, "-")}`,
         label: [...prefix, fieldLabel(leaf.decl.name)].join(" · "),
@@ -227,7 +285,9 @@ export function buildEditor(content: TContent, schema: TGoamlSchema, missing: st
         required: leaf.required || isMissing,
         missing: isMissing,
         problem: leaf.value === null ? undefined : (checkStored(leaf.decl, leaf.value) ?? undefined),
-        input: inputFor(leaf.decl),
+        input: inputFor(leaf.decl, leaf.value),
+        removable:
+          leaf.value === null && !leaf.required && canRemove(content, schema, leaf.path) ? true : undefined,
       };
       fields.set(rel, field);
       group.fields.push(field);
@@ -235,16 +295,65 @@ export function buildEditor(content: TContent, schema: TGoamlSchema, missing: st
     field.paths.push(leaf.path);
     field.missing ||= isMissing;
   }
-  return [...groups.values()].filter((g) => g.fields.length > 0);
+
+  // Parts that hold elements: what the schema allows to add there, and whether the part itself may go.
+  const partsByGroup = new Map<string, Map<string, TEditorPart>>();
+  for (const n of nodes) {
+    const c = owner(n.path);
+    const group = c && groups.get(c.key);
+    if (!c || !group || n.path.startsWith("report_indicators")) continue;
+    const rel = c.path ? n.path.slice(c.path.length + 1) : n.path;
+    const parts = partsByGroup.get(c.key) ?? new Map<string, TEditorPart>();
+    partsByGroup.set(c.key, parts);
+    let part = parts.get(rel);
+    if (!part) {
+      const add = addableElements(n.node, n.decl.complex)
+        .filter((d) => !NOT_ADDED.has(d.name))
+        .map((d) => {
+          const item = d.max <= 1 && itemBounds(d) ? wrappedItem(d) : undefined;
+          const label = fieldLabel((item ?? d).name);
+          return {
+            element: d.name,
+            label: n.node[contentKey(d.name)] === undefined ? label : `Another ${label.toLowerCase()}`,
+          };
+        });
+      part = {
+        id: `part-${group.id}-${rel.replace(/[^\w]+/g, "-") || "self"}`,
+        label: rel ? partWords(rel.split("."), true).join(" · ") : "",
+        paths: [],
+        add,
+        // A transaction stays: it is what was screened; anything else may go when the schema lets it.
+        removable:
+          n.path !== "" && !/^transactions\[\d+\]$/.test(n.path) && canRemove(content, schema, n.path),
+      };
+      parts.set(rel, part);
+      group.parts.push(part);
+    }
+    part.paths.push(n.path);
+  }
+  return [...groups.values()].filter((g) => g.fields.length > 0 || g.parts.some((p) => p.add.length > 0));
 }
 
-/** The editor field that sets `path`, for linking a problem to it. */
+/**
+ * The editor field that sets `path`, for linking a problem to it; for an element the draft lacks altogether (an
+ * identification, a second phone), the group's Add control, labelled with the element.
+ */
 export function fieldFor(
   groups: TEditorGroup[],
   path: string,
-): { group: TEditorGroup; field: TEditorField } | null {
+): { group: TEditorGroup; field: Pick<TEditorField, "id" | "label"> } | null {
   for (const group of groups)
     for (const field of group.fields) if (field.paths.includes(path)) return { group, field };
+  const holder = holderOf(path);
+  const element = path.slice(holder ? holder.length + 1 : 0).replace(/\[\d+\]$/, "");
+  for (const group of groups)
+    for (const part of group.parts)
+      if (part.paths.includes(holder) && part.add.some((a) => contentKey(a.element) === element)) {
+        const label = [part.label, fieldLabel(element === "transactions" ? "transaction" : element)]
+          .filter(Boolean)
+          .join(" · ");
+        return { group, field: { id: `add-${group.id}`, label } };
+      }
   return null;
 }
 

@@ -59,7 +59,7 @@ export function splitE164(phone: string): { prefix: string; number: string } | n
   return { prefix: rest.slice(0, length), number: rest.slice(length) };
 }
 
-function phoneNode(profile: TReportProfile, phone: string | undefined): TObj {
+export function phoneNode(profile: TReportProfile, phone: string | undefined): TObj {
   const split = phone ? splitE164(phone) : null;
   return {
     tph_contact_type: profile.codes?.contactType ?? null,
@@ -69,7 +69,7 @@ function phoneNode(profile: TReportProfile, phone: string | undefined): TObj {
   };
 }
 
-function addressNode(
+export function addressNode(
   profile: TReportProfile,
   a: { street?: string; city?: string; postalCode?: string; country?: string; regionCode?: string },
 ): TObj {
@@ -276,7 +276,8 @@ function transactionNode(input: TPopulateInput, tx: TTransaction): TObj {
   const node: TObj = {
     transactionnumber: tx.id,
     internal_ref_number: tx.externalId,
-    transaction_location: tx.terminalId ?? "",
+    // Where it was conducted: the terminal, else the branch the institution reports from (the officer may correct it).
+    transaction_location: tx.terminalId ?? profile.branch ?? null,
     transaction_description: description || "Transaction",
     date_transaction: goamlDate(tx.timestamp),
     transmode_code: transmode,

@@ -1,9 +1,10 @@
-import { prisma } from "@/lib/db";
+import { prisma, type Tx } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { conflict, DomainError } from "@/lib/errors/domain-error";
 import { appendAudit, type TActor } from "@/lib/reports/audit";
 import { getAtPath, setAtPath, type TContent, type TLeaf } from "@/lib/reports/content";
 import { checkValue } from "@/lib/reports/goaml/check-value";
+import type { TGoamlSchema } from "@/lib/reports/goaml/schema";
 import { declAt } from "@/lib/reports/goaml/walk";
 import { activeSchema, incompleteFor } from "@/lib/reports/goaml-xml";
 import { assertEditable, lockReport } from "@/lib/reports/report-access";
@@ -60,23 +61,45 @@ export async function setReportFields({
     if (problems.length > 0)
       throw new DomainError("validation", "Some values do not fit the goAML schema", problems);
     if (Object.keys(changes).length === 0) return { incomplete: row.incomplete };
-    const incomplete = incompleteFor(content, schema);
-    await tx.report.update({
-      where: { clientId_id: { clientId, id: reportId } },
-      data: {
-        content: content as Prisma.InputJsonValue,
-        incomplete,
-        updatedAt: new Date(),
-        updatedById: actor.id,
-      },
-    });
-    await appendAudit(tx, {
-      clientId,
-      reportId,
-      actor,
-      action: "fields_updated",
-      changes: { fields: changes },
-    });
-    return { incomplete };
+    return { incomplete: await storeContent(tx, { clientId, reportId, content, schema, actor, changes }) };
   });
+}
+
+/** Stores changed content with its incomplete list and appends the `fields_updated` audit entry; the list. */
+export async function storeContent(
+  tx: Tx,
+  {
+    clientId,
+    reportId,
+    content,
+    schema,
+    actor,
+    changes,
+  }: {
+    clientId: string;
+    reportId: string;
+    content: TContent;
+    schema: TGoamlSchema;
+    actor: TActor;
+    changes: Record<string, { from: unknown; to: unknown }>;
+  },
+): Promise<string[]> {
+  const incomplete = incompleteFor(content, schema);
+  await tx.report.update({
+    where: { clientId_id: { clientId, id: reportId } },
+    data: {
+      content: content as Prisma.InputJsonValue,
+      incomplete,
+      updatedAt: new Date(),
+      updatedById: actor.id,
+    },
+  });
+  await appendAudit(tx, {
+    clientId,
+    reportId,
+    actor,
+    action: "fields_updated",
+    changes: { fields: changes },
+  });
+  return incomplete;
 }

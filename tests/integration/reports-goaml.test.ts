@@ -162,8 +162,8 @@ describe("the demo STR against the demo FIU schema", () => {
     });
     await expect(attempt).rejects.toMatchObject({
       details: [
-        `/${customer(0)}.nationality1: Nationality must be a country code, for example GB`,
-        "/transactions[0].amount_local: Amount in local currency must be a number such as 1250.50 (digits, one decimal point)",
+        `/${customer(0)}.nationality1: Nationality must be a two-letter country code: did you mean GB (United Kingdom)?`,
+        "/transactions[0].amount_local: Amount in local currency must be a number such as 1250.50 or 1,250.50 (a point before the decimals)",
       ],
     });
     expect((await report(clientId, "demo-report-1")).content).toEqual(before.content);

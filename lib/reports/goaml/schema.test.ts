@@ -2,13 +2,16 @@ import { describe, expect, it } from "vitest";
 import type { TContent } from "@/lib/reports/content";
 import { setAtPath } from "@/lib/reports/content";
 import { DEMO_REPORTING_PROFILE } from "@/lib/reports/demo-reports";
-import { checkValue, fieldLabel } from "@/lib/reports/goaml/check-value";
+import { checkValue, describeType, fieldLabel } from "@/lib/reports/goaml/check-value";
 import {
   childElement,
   elementOrder,
   lookup,
   readGoamlSchema,
   requiredElements,
+  type TElementDecl,
+  type TEnumValue,
+  type TFacets,
 } from "@/lib/reports/goaml/schema";
 import { declAt, missingPaths, writeGoamlXml } from "@/lib/reports/goaml/walk";
 import { populateReport } from "@/lib/reports/populate-report";
@@ -204,7 +207,12 @@ describe("value checks against schema types", () => {
   it("refuses wrong values with a message in words and normalises good ones", () => {
     expect(checkValue(at(`${person}.nationality1`), "United Kingdom")).toEqual({
       ok: false,
-      message: "Nationality must be a country code, for example GB",
+      message: "Nationality must be a two-letter country code: did you mean GB (United Kingdom)?",
+    });
+    // no likely code: none is offered (never the first code of the list)
+    expect(checkValue(at(`${person}.nationality1`), "Atlantis")).toEqual({
+      ok: false,
+      message: "Nationality must be a two-letter country code",
     });
     expect(checkValue(at(`${person}.nationality1`), "gb")).toEqual({ ok: true, value: "GB" });
     expect(checkValue(at("transactions[0].amount_local"), "abc")).toMatchObject({
@@ -215,7 +223,14 @@ describe("value checks against schema types", () => {
     expect(
       checkValue(at("transactions[0].t_from_my_client.from_foreign_currency.foreign_exchange_rate"), "USD"),
     ).toMatchObject({ ok: false, message: expect.stringMatching(/^Exchange rate must be a number/) });
-    expect(checkValue(at(`${person}.birthdate`), "15/06/1985")).toMatchObject({ ok: false });
+    expect(checkValue(at(`${person}.birthdate`), "15/06/1985")).toEqual({
+      ok: true,
+      value: "1985-06-15T00:00:00",
+    });
+    expect(checkValue(at(`${person}.birthdate`), "06/05/1985")).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("06/05/1985 could be either"),
+    });
     expect(checkValue(at(`${person}.birthdate`), "1985-06-15")).toEqual({
       ok: true,
       value: "1985-06-15T00:00:00",
@@ -228,9 +243,50 @@ describe("value checks against schema types", () => {
     expect(checkValue(at("rentity_id"), "12.5")).toMatchObject({ ok: false });
     expect(checkValue(at("location.zip"), "12345678901")).toEqual({
       ok: false,
-      message: "Postal code must be at most 10 characters long",
+      message: "Postal code must be at most 10 characters long (it has 11)",
     });
     expect(checkValue(at("submission_code"), "X")).toMatchObject({ ok: false });
     expect(fieldLabel("tph_extension")).toBe("Extension");
+  });
+
+  it("says length limits, patterns and codes in words", () => {
+    const simple = (facets: TFacets, enumerations: TEnumValue[] = []): TElementDecl => ({
+      kind: "element",
+      name: "email",
+      min: 1,
+      max: 1,
+      simple: {
+        name: enumerations.length ? "contact_type" : undefined,
+        base: "string",
+        enumerations,
+        facets,
+      },
+    });
+    expect(checkValue(simple({ minLength: 1, maxLength: 1 }), "AB")).toEqual({
+      ok: false,
+      message: "Email must be exactly 1 character long",
+    });
+    expect(describeType(simple({ minLength: 1, maxLength: 1 }).simple!)).toBe("exactly 1 character");
+    const email = checkValue(
+      simple({ patterns: ["[_a-zA-Z0-9+-]+(\\.[_a-zA-Z0-9+-]+)*@[a-zA-Z0-9-]+(\\.[a-zA-Z0-9-]+)*"] }),
+      "d k@ex!ample.com",
+    );
+    expect(email).toEqual({
+      ok: false,
+      message:
+        'Email must be in the FIU\'s form, for example name@example.com; spaces and "!" are not allowed',
+    });
+    const codes = [
+      { value: "HOM", label: "Home" },
+      { value: "BUS", label: "Business" },
+    ];
+    expect(checkValue(simple({}, codes), "business")).toEqual({
+      ok: false,
+      message: "Email must be one of the schema's codes: did you mean BUS (Business)?",
+    });
+    expect(checkValue(simple({}, codes), "office")).toEqual({
+      ok: false,
+      message: "Email must be one of the schema's codes",
+    });
   });
 });

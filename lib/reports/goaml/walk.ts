@@ -28,13 +28,28 @@ function escapeXml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 
+/** A value that says nothing: null, or text of only spaces. Required means non-empty. */
+export const isBlank = (value: TContentNode | undefined): boolean =>
+  value === null || (typeof value === "string" && value.trim() === "");
+
+/** How many items an element may hold in content: a wrapper's items, a repeated element's occurrences. */
+export function itemBounds(decl: TElementDecl): { min: number; max: number } | null {
+  const item = wrappedItem(decl);
+  const sequence = decl.complex?.particle;
+  if (item && sequence && (item.max > 1 || sequence.max > 1))
+    return { min: item.min * sequence.min, max: item.max * sequence.max };
+  if (decl.max > 1) return { min: decl.min, max: decl.max };
+  return null;
+}
+
 function leafText(value: TContentNode): string {
   if (typeof value === "boolean") return value ? "true" : "false";
   return escapeXml(String(value));
 }
 
 function renderElement(decl: TElementDecl, value: TContentNode | undefined, indent: string): string {
-  if (value === undefined || value === null) return "";
+  // An empty element says nothing the FIU can use: never written (a required one is reported missing instead).
+  if (value === undefined || isBlank(value)) return "";
   if (Array.isArray(value)) {
     const item = wrappedItem(decl);
     if (item) {
@@ -67,7 +82,8 @@ export function writeGoamlXml(content: TContent, schema: TGoamlSchema): string {
 
 const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
 
-function present(p: TParticle, node: TObj): boolean {
+/** Whether the content took (part of) a particle: any of its elements is there. */
+export function present(p: TParticle, node: TObj): boolean {
   if (p.kind === "element") {
     return node[contentKey(p.name)] !== undefined;
   }
@@ -138,7 +154,7 @@ function missingAt(
     out.push(path);
     return;
   }
-  if (value === undefined) {
+  if (value === undefined || (required && isBlank(value))) {
     if (required) out.push(path);
     return;
   }
@@ -149,6 +165,9 @@ function missingAt(
     }
     const item = wrappedItem(decl) ?? decl;
     value.forEach((v, i) => missingAt(item, v, `${path}[${i}]`, true, out));
+    // Fewer items than the schema's minimum: the next one is what is missing.
+    const bounds = itemBounds(decl);
+    if (bounds && value.length < bounds.min) out.push(`${path}[${value.length}]`);
     return;
   }
   if (isObj(value) && decl.complex) missingIn(value, decl.complex, path, out);

@@ -6,7 +6,9 @@ import { revalidatePath } from "next/cache";
 import { ForbiddenError } from "@/lib/auth/session";
 import { DomainError } from "@/lib/errors/domain-error";
 import type { TActor } from "@/lib/reports/audit";
+import { editReportStructure } from "@/lib/reports/edit-report-structure";
 import { ZReportStatus } from "@/lib/reports/schemas";
+import { z } from "zod";
 import { setReportFields } from "@/lib/reports/set-report-fields";
 import { setReportIndicators } from "@/lib/reports/set-report-indicators";
 import { transitionReport } from "@/lib/reports/transition-report";
@@ -52,6 +54,25 @@ export async function saveFieldsAction(
     const { clientId, actor } = await officer();
     await setReportFields({ clientId, reportId, fields, actor });
   });
+}
+
+const ZPaths = z.array(z.string().max(2000)).min(1).max(500);
+const ZStructureChange = z.discriminatedUnion("op", [
+  z.object({ op: z.literal("add"), parents: ZPaths, element: z.string().regex(/^[A-Za-z_][\w.-]{0,99}$/) }),
+  z.object({ op: z.literal("remove"), paths: ZPaths }),
+]);
+
+/** Adds an element the schema allows to a part of the report (in every place a grouped part appears), or removes one. */
+export async function editStructureAction(reportId: string, change: unknown): Promise<TActionState> {
+  const parsed = ZStructureChange.safeParse(change);
+  if (!parsed.success) return { ok: false, error: "That change is not one the editor makes.", message: null };
+  const state = await run(reportId, parsed.data.op === "add" ? "Added." : "Removed.", async () => {
+    const { clientId, actor } = await officer();
+    await editReportStructure({ clientId, reportId, change: parsed.data, actor });
+  });
+  // A refused change is about the part, not a typed value: say why in the sentence itself.
+  const reasons = Object.values(state.fieldErrors ?? {});
+  return reasons.length ? { ok: false, error: [...new Set(reasons)].join("; "), message: null } : state;
 }
 
 export async function saveIndicatorsAction(

@@ -19,7 +19,7 @@ import { reportVerdict, type TReportVerdict } from "@/lib/reports/report-verdict
 import { EDITABLE_STATUSES } from "@/lib/reports/report-access";
 import type { TReport } from "@/lib/reports/schemas";
 import { fourEyesRefusal, TRANSITIONS } from "@/lib/reports/transition-report";
-import { saveFieldsAction, saveIndicatorsAction, transitionAction } from "../actions";
+import { editStructureAction, saveFieldsAction, saveIndicatorsAction, transitionAction } from "../actions";
 
 export const dynamic = "force-dynamic";
 
@@ -198,6 +198,7 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
             <ReportEditor
               groups={verdict.groups}
               save={saveFieldsAction.bind(null, report.id)}
+              edit={editStructureAction.bind(null, report.id)}
               disabled={!editable}
             />
           </Card>
