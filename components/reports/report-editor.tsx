@@ -182,11 +182,13 @@ function GroupForm({
   save,
   edit,
   disabled,
+  warnings,
 }: {
   group: TEditorGroup;
   save: TSave;
   edit: TEdit;
   disabled: boolean;
+  warnings: Record<string, string>;
 }) {
   const initial = Object.fromEntries(group.fields.map((f) => [f.id, f.value]));
   const [values, setValues] = useState<Record<string, string>>(initial);
@@ -226,6 +228,8 @@ function GroupForm({
       <div className="grid grid-cols-1 gap-x-4 gap-y-3 md:grid-cols-2">
         {group.fields.map((f) => {
           const error = errorFor(f);
+          // A warning is about the stored value: it goes while the officer types another one.
+          const warning = changed.includes(f) ? undefined : f.paths.map((p) => warnings[p]).find(Boolean);
           return (
             <label key={f.id} className="block text-sm" data-testid="editor-field" data-label={f.label}>
               <span className="text-slate-700">
@@ -245,6 +249,14 @@ function GroupForm({
               {error && (
                 <span className="mt-1 block text-xs text-red-700" data-testid="field-error">
                   {error}
+                </span>
+              )}
+              {!error && warning && (
+                <span
+                  className="mt-1 block rounded bg-amber-50 px-1.5 py-0.5 text-xs break-words text-amber-800"
+                  data-testid="field-warning"
+                >
+                  ⚠ {warning} (to confirm with a note when submitting)
                 </span>
               )}
               {f.removable && !disabled && (
@@ -285,16 +297,26 @@ export function ReportEditor({
   save,
   edit,
   disabled,
+  warnings,
 }: {
   groups: TEditorGroup[];
   save: TSave;
   edit: TEdit;
   disabled: boolean;
+  /** Per content path, what a regulator would question in the stored value. */
+  warnings: Record<string, string>;
 }) {
   return (
     <div className="space-y-4" data-testid="report-editor">
       {groups.map((g) => (
-        <GroupForm key={`${g.id}-${g.title}`} group={g} save={save} edit={edit} disabled={disabled} />
+        <GroupForm
+          key={`${g.id}-${g.title}`}
+          group={g}
+          save={save}
+          edit={edit}
+          disabled={disabled}
+          warnings={warnings}
+        />
       ))}
     </div>
   );

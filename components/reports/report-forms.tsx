@@ -1,11 +1,12 @@
 "use client";
 
-import { useActionState, useRef, useState, useTransition } from "react";
+import { startTransition, useActionState, useEffect, useRef, useState, useTransition } from "react";
 import type { TActionState } from "@/components/reports/action-state";
 import { CodeChecklist } from "@/components/reports/code-checklist";
-import { Button, ConfirmDialog, ErrorNote, inputClass } from "@/components/ui";
+import { Button, ConfirmDialog, ErrorNote, inputClass, NoteDialog } from "@/components/ui";
 import type { TEnumValue } from "@/lib/reports/goaml/schema";
 import type { TIndicatorSuggestion } from "@/lib/reports/indicators";
+import type { TReportWarning } from "@/lib/reports/warnings";
 
 type TAction = (prev: TActionState, form: FormData) => Promise<TActionState>;
 const INITIAL: TActionState = { ok: false, error: null, message: null };
@@ -139,6 +140,7 @@ export function WorkflowPanel({
   disabled,
   fileBlockedReason,
   reviewBlockedReasons,
+  warnings,
 }: {
   action: TAction;
   next: string[];
@@ -147,13 +149,33 @@ export function WorkflowPanel({
   fileBlockedReason: string | null;
   /** Why the report cannot go to review yet (the verdict's items). */
   reviewBlockedReasons: string[];
+  /** Warnings no officer has confirmed for the next step: review and filing ask for a note first. */
+  warnings: TReportWarning[];
 }) {
   const [state, formAction, pending] = useActionState(action, INITIAL);
+  const fileForm = useRef<HTMLFormElement>(null);
+  // The step waiting for the officer's note on the warnings, and the answer in view when the dialog opened.
+  const [confirming, setConfirming] = useState<{ to: string; seen: TActionState } | null>(null);
+  const answered = confirming && state !== confirming.seen ? state : null;
+  useEffect(() => {
+    if (answered?.ok) setConfirming(null);
+  }, [answered]);
+  const ask = (to: string) => (e: { preventDefault: () => void }) => {
+    if (warnings.length === 0) return;
+    e.preventDefault();
+    if (to === "submitted" && !fileForm.current?.reportValidity()) return;
+    setConfirming({ to, seen: state });
+  };
   if (next.length === 0) return <p className="text-sm text-slate-600">No further transitions.</p>;
   return (
     <div className="space-y-3">
       {next.includes("submitted") && (
-        <form action={formAction} className="flex flex-wrap items-end gap-2" data-testid="file-form">
+        <form
+          ref={fileForm}
+          action={formAction}
+          className="flex flex-wrap items-end gap-2"
+          data-testid="file-form"
+        >
           <input type="hidden" name="to" value="submitted" />
           <label className="text-sm">
             <span className="text-slate-600">FIU reference number</span>
@@ -169,6 +191,7 @@ export function WorkflowPanel({
             type="submit"
             disabled={disabled || pending || !!fileBlockedReason}
             title={fileBlockedReason ?? undefined}
+            onClick={ask("submitted")}
             data-testid="transition-submitted"
           >
             File with FIU
@@ -206,6 +229,7 @@ export function WorkflowPanel({
                 type="submit"
                 variant={to === "archived" ? "secondary" : "primary"}
                 disabled={disabled || pending || (to === "pending_review" && reviewBlockedReasons.length > 0)}
+                onClick={to === "pending_review" ? ask(to) : undefined}
                 data-testid={`transition-${to}`}
               >
                 {LABELS[to] ?? to}
@@ -215,6 +239,44 @@ export function WorkflowPanel({
         {next.includes("archived") && <ArchiveForm formAction={formAction} disabled={disabled || pending} />}
       </div>
       <Outcome state={state} testId="transition-done" />
+      <NoteDialog
+        open={confirming !== null}
+        onClose={() => setConfirming(null)}
+        title={
+          confirming?.to === "submitted"
+            ? "Confirm the warnings before filing"
+            : "Confirm the warnings before review"
+        }
+        testId="warnings-dialog"
+        size="lg"
+        intro={
+          <>
+            <p>The FIU&apos;s schema accepts these values, but a regulator may question them:</p>
+            <ul className="mt-1 list-disc pl-5 text-amber-800" data-testid="warnings-dialog-list">
+              {warnings.map((w) => (
+                <li key={w.path} className="break-words">
+                  {w.message}
+                </li>
+              ))}
+            </ul>
+            <p className="mt-2">Your note goes into the report&apos;s audit trail with these warnings.</p>
+          </>
+        }
+        noteLabel="Why is the report right as it is?"
+        requiredMessage="Write why these values are right: the note is kept with the report."
+        submitLabel={confirming?.to === "submitted" ? "Confirm and file" : "Confirm and submit for review"}
+        pending={pending}
+        error={answered?.error ? new Error(answered.error) : null}
+        onSubmit={({ note }) => {
+          if (!confirming) return;
+          const form = new FormData(
+            confirming.to === "submitted" ? (fileForm.current ?? undefined) : undefined,
+          );
+          form.set("to", confirming.to);
+          form.set("warningsNote", note);
+          startTransition(() => formAction(form));
+        }}
+      />
     </div>
   );
 }

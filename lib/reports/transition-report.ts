@@ -9,6 +9,12 @@ import { goamlDate } from "@/lib/reports/populate-report";
 import { lockReport } from "@/lib/reports/report-access";
 import { reportVerdict, verdictReasons } from "@/lib/reports/report-verdict";
 import { readReportProfile, type TReportStatus } from "@/lib/reports/schemas";
+import {
+  reportWarnings,
+  unconfirmedWarnings,
+  warningsRefusal,
+  type TReportWarning,
+} from "@/lib/reports/warnings";
 
 // docs/decisions.md §8: draft → pending_review → submitted → rejected / resubmission_required → amended, or archived.
 export const TRANSITIONS: Record<TReportStatus, readonly TReportStatus[]> = {
@@ -89,6 +95,36 @@ export function fourEyesRefusal(preparedById: string | null, actorId: string | n
 }
 
 /**
+ * Review and filing hold back a report with warnings no officer has confirmed: with a note they are confirmed
+ * (which warnings, the note, by whom) in the report's trail, in the transition's transaction; without, refused.
+ */
+async function confirmWarnings(
+  tx: Tx,
+  input: { clientId: string; reportId: string; actor: TActor; to: TReportStatus; at: Date; note?: string },
+  content: TContent,
+): Promise<TReportWarning[]> {
+  const { clientId, reportId } = input;
+  const trail = await tx.reportAuditEntry.findMany({
+    where: { clientId, reportId, action: { in: ["warnings_confirmed", "fields_updated"] } },
+    orderBy: { seq: "asc" },
+    select: { action: true, changes: true },
+  });
+  const open = unconfirmedWarnings(reportWarnings(content, input.at), trail);
+  if (open.length === 0) return open;
+  const note = input.note?.trim();
+  if (!note) throw conflict(warningsRefusal(open));
+  await appendAudit(tx, {
+    clientId,
+    reportId,
+    actor: input.actor,
+    action: "warnings_confirmed",
+    changes: { warnings: open, note, for: input.to },
+    at: input.at,
+  });
+  return open;
+}
+
+/**
  * Dashboard: moves a report to its next status. Sending for review records the preparer; filing (submitted)
  * needs a different officer (four-eyes), an FIU reference number, and content that renders to valid goAML.
  */
@@ -99,6 +135,7 @@ export async function transitionReport({
   actor,
   fiuReferenceNumber,
   comment,
+  warningsNote,
 }: {
   clientId: string;
   reportId: string;
@@ -106,6 +143,8 @@ export async function transitionReport({
   actor: TActor;
   fiuReferenceNumber?: string;
   comment?: string;
+  /** The officer's note confirming the report's warnings (a negative amount, a birth date in the future…). */
+  warningsNote?: string;
 }): Promise<{ status: TReportStatus }> {
   const outcome = await prisma.$transaction(
     async (tx): Promise<{ status: TReportStatus } | { refused: string }> => {
@@ -130,6 +169,7 @@ export async function transitionReport({
           await withReportingPerson(tx, stored, actor),
         );
         if (!verdict.valid) throw conflict(verdictReasons(verdict));
+        await confirmWarnings(tx, { clientId, reportId, actor, to, at: now, note: warningsNote }, stored);
         data.preparedById = actor.id;
       }
       if (to === "submitted") {
@@ -162,6 +202,7 @@ export async function transitionReport({
               ? `The report is incomplete: ${goaml.missing.join(", ")}`
               : `The goAML XML does not validate: ${goaml.errors.join("; ")}`,
           );
+        await confirmWarnings(tx, { clientId, reportId, actor, to, at: now, note: warningsNote }, content);
         Object.assign(data, {
           fiuReferenceNumber: reference,
           submittedAt: now,

@@ -103,6 +103,7 @@ export async function transitionAction(
       actor,
       fiuReferenceNumber: String(form.get("fiuReferenceNumber") ?? "") || undefined,
       comment: String(form.get("comment") ?? "") || undefined,
+      warningsNote: String(form.get("warningsNote") ?? "") || undefined,
     });
   });
 }

@@ -11,6 +11,7 @@ import { resolvePeople } from "@/lib/dashboard-users/resolve-people";
 import { formatEnum } from "@/lib/format";
 import { DomainError } from "@/lib/errors/domain-error";
 import type { TContent } from "@/lib/reports/content";
+import { describePath, fieldFor } from "@/lib/reports/editor";
 import { getReport } from "@/lib/reports/get-report";
 import { getReportReview } from "@/lib/reports/get-report-review";
 import { activeSchema, orderContent } from "@/lib/reports/goaml-xml";
@@ -18,7 +19,9 @@ import { firedRuleIds, indicatorCodes, suggestIndicators } from "@/lib/reports/i
 import { reportVerdict, type TReportVerdict } from "@/lib/reports/report-verdict";
 import { EDITABLE_STATUSES } from "@/lib/reports/report-access";
 import type { TReport } from "@/lib/reports/schemas";
+import { goamlDate } from "@/lib/reports/populate-report";
 import { fourEyesRefusal, TRANSITIONS } from "@/lib/reports/transition-report";
+import { reportWarnings, unconfirmedWarnings } from "@/lib/reports/warnings";
 import { editStructureAction, saveFieldsAction, saveIndicatorsAction, transitionAction } from "../actions";
 
 export const dynamic = "force-dynamic";
@@ -79,6 +82,15 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
   const next = TRANSITIONS[report.status];
   const fileBlockedReason =
     report.status === "pending_review" ? fourEyesRefusal(preparedById, user.id) : null;
+  // What a regulator would question; review and filing (filed with today's submission date) ask for a note first.
+  const now = new Date();
+  const warnings = reportWarnings(content, now);
+  const toConfirm = unconfirmedWarnings(
+    report.status === "pending_review"
+      ? reportWarnings({ ...content, submission_date: goamlDate(now) }, now)
+      : warnings,
+    report.audit ?? [],
+  );
   const reviewBlocked = verdict.valid
     ? []
     : verdict.items.length
@@ -182,6 +194,33 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
               )}
             </div>
           )}
+          {warnings.length > 0 && (
+            <div
+              className="mt-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800"
+              data-testid="report-warnings"
+            >
+              <p className="font-medium">
+                {warnings.length} warning{warnings.length === 1 ? "" : "s"} to confirm
+                {toConfirm.length === 0 ? " (confirmed with a note, see the audit trail)" : ""}:
+              </p>
+              <ul className="mt-1 list-disc pl-5">
+                {warnings.map((w) => {
+                  const field = fieldFor(verdict.groups, w.path)?.field.id;
+                  return (
+                    <li key={w.path} data-testid="warning-item" data-path={w.path} className="break-words">
+                      {field ? (
+                        <a href={`#${field}`} className={`inline-block py-1 ${linkClass}`}>
+                          {describePath(verdict.groups, w.path)}: {w.message}
+                        </a>
+                      ) : (
+                        `${describePath(verdict.groups, w.path)}: ${w.message}`
+                      )}
+                    </li>
+                  );
+                })}
+              </ul>
+            </div>
+          )}
         </div>
       </Card>
 
@@ -200,6 +239,7 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
               save={saveFieldsAction.bind(null, report.id)}
               edit={editStructureAction.bind(null, report.id)}
               disabled={!editable}
+              warnings={Object.fromEntries(warnings.map((w) => [w.path, w.message]))}
             />
           </Card>
         </div>
@@ -224,6 +264,7 @@ export default async function ReportPage({ params }: { params: Promise<{ reportI
               disabled={!isOfficer}
               fileBlockedReason={fileBlockedReason}
               reviewBlockedReasons={reviewBlocked}
+              warnings={toConfirm}
             />
           </Card>
           <div id="indicators">
