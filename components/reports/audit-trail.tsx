@@ -15,6 +15,7 @@ const ACTION_WORDS: Record<string, string> = {
   goaml_downloaded: "goAML file downloaded",
   goaml_refused: "goAML download refused",
   filing_refused: "Filing refused",
+  warnings_confirmed: "Warnings confirmed",
 };
 
 function short(value: unknown): string {
@@ -27,6 +28,11 @@ function short(value: unknown): string {
 function changeLines(changes: unknown): string[] {
   if (!changes || typeof changes !== "object") return [];
   const c = changes as Record<string, unknown>;
+  if (Array.isArray(c.warnings))
+    return [
+      ...(c.warnings as { path: string; message: string }[]).map((w) => `${w.path}: ${w.message}`),
+      `note: ${short(c.note)}`,
+    ];
   if (c.fields && typeof c.fields === "object")
     return Object.entries(c.fields as Record<string, { from: unknown; to: unknown }>).map(
       ([path, v]) => `${path}: ${short(v.from)} → ${short(v.to)}`,
