@@ -71,7 +71,9 @@ test("an officer confirms a negative amount with a note before review", async ({
   await page.goto(`/dashboard/reports/${reportId}`);
   const verdict = page.getByTestId("goaml-verdict");
   // Complete what the demo schema still wants, so only the warning stands between the draft and review.
-  const occupation = page.locator('[data-testid="editor-input"][data-paths$=".occupation"]');
+  const occupation = page.locator(
+    '[data-testid="editor-input"][data-paths*="t_from_my_client.from_person.occupation"]',
+  );
   if ((await occupation.count()) > 0) {
     await occupation.first().fill("Market trader");
     await page
