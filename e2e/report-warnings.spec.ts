@@ -97,6 +97,10 @@ test("an officer confirms a negative amount with a note before review", async ({
   await expect(page.getByTestId("warning-item")).toHaveAttribute("data-path", "transactions[0].amount_local");
   await amount.scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SCREENS}/warnings-field.png`, fullPage: true });
+  await page
+    .locator('[data-testid="editor-group"]', { has: amount })
+    .screenshot({ path: `${SCREENS}/warnings-field-group.png` });
+  await verdict.screenshot({ path: `${SCREENS}/warnings-verdict.png` });
 
   await page.getByTestId("transition-pending_review").click();
   const dialog = page.getByTestId("warnings-dialog");
@@ -119,4 +123,9 @@ test("an officer confirms a negative amount with a note before review", async ({
     page.getByTestId("audit-entry").filter({ hasText: "Reversal of a duplicate payout" }).first(),
   ).toBeVisible();
   await page.screenshot({ path: `${SCREENS}/warnings-confirmed.png`, fullPage: true });
+  await page
+    .getByTestId("audit-entry")
+    .filter({ hasText: "Reversal of a duplicate payout" })
+    .first()
+    .screenshot({ path: `${SCREENS}/warnings-audit-entry.png` });
 });
