@@ -2,15 +2,14 @@
 //
 //   npx tsx scripts/previous-release.ts            # prints the folder of the built previous release
 //
-// "Previous release" is a git ref: PREVIOUS_RELEASE_REF (a tag, a branch, a commit), by default
-// `git merge-base HEAD main` (what main had when this branch started; on main itself, HEAD^, main
-// before its last merge; set PREVIOUS_RELEASE_REF to the last release's tag). It is checked out with
+// "Previous release" is a git ref: PREVIOUS_RELEASE_REF (a tag, a branch, a commit), by default the
+// commit in scripts/previous-release.ref (the last release, moved on at each release). It is checked out with
 // `git worktree add --detach` into .tools/previous-release/<commit>, installed (`npm install
 // --prefer-offline`, from npm's cache when it can) and built (`next build`) there, once: a rerun with
 // the same commit finds the build and takes no time. Remove the folder with
 // `git worktree remove --force .tools/previous-release/<commit>`.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -18,16 +17,14 @@ export type TPreviousRelease = { ref: string; commit: string; dir: string };
 
 const git = (...args: string[]) => execFileSync("git", args, { encoding: "utf8" }).trim();
 
-/**
- * The commit of the previous release: PREVIOUS_RELEASE_REF, or where HEAD left main; on main itself
- * (that is HEAD), HEAD's first parent: main before its last merge.
- */
+const RECORDED_RELEASE = path.join("scripts", "previous-release.ref");
+
+/** The commit of the previous release: PREVIOUS_RELEASE_REF, or the one scripts/previous-release.ref records. */
 export function previousReleaseCommit(ref = process.env.PREVIOUS_RELEASE_REF): {
   ref: string;
   commit: string;
 } {
-  let name = ref || git("merge-base", "HEAD", "main");
-  if (!ref && name === git("rev-parse", "HEAD")) name = "HEAD^";
+  const name = ref || readFileSync(RECORDED_RELEASE, "utf8").trim();
   return { ref: name, commit: git("rev-parse", "--verify", `${name}^{commit}`) };
 }
 

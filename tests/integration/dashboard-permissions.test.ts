@@ -262,6 +262,8 @@ describe("dashboard permissions", () => {
     expect(actions.length).toBeGreaterThan(0);
     const args = (key: string): unknown[] => {
       if (key.endsWith("#saveFieldsAction")) return ["no-such-report", [{ paths: ["reason"], value: "x" }]];
+      if (key.endsWith("#editStructureAction"))
+        return ["no-such-report", { op: "remove", paths: ["reason"] }];
       const form = new FormData();
       form.append("to", "pending_review");
       return ["no-such-report", null, form];

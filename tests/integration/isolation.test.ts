@@ -559,6 +559,13 @@ const ACTION_MATRIX: Record<string, { role: TRole; args: (a: TTenant) => unknown
   "(dashboard)/dashboard/reports/actions.ts#saveFieldsAction": [
     { role: "reporting_officer", args: (a) => [a.ids.report, [{ paths: ["reason"], value: "b" }]] },
   ],
+  "(dashboard)/dashboard/reports/actions.ts#editStructureAction": [
+    {
+      role: "reporting_officer",
+      args: (a) => [a.ids.report, { op: "add", parents: ["transactions[0]"], element: "comments" }],
+    },
+    { role: "reporting_officer", args: (a) => [a.ids.report, { op: "remove", paths: ["reason"] }] },
+  ],
   "(dashboard)/dashboard/reports/actions.ts#saveIndicatorsAction": [
     {
       role: "reporting_officer",
