@@ -48,9 +48,9 @@ async function uploadSchema(page: Page, name: string, xsd: string) {
   await page
     .getByTestId("goaml-schema-file")
     .setInputFiles({ name, mimeType: "application/xml", buffer: Buffer.from(xsd) });
-  // checking an XSD takes a few seconds on a busy machine
+  // checking an XSD and rechecking every unfiled report against it takes a while on a busy machine
   await expect(page.getByTestId("goaml-schema").getByRole("status")).toHaveText("Schema saved.", {
-    timeout: 30_000,
+    timeout: 120_000,
   });
   await page.reload();
   await expect(page.getByTestId("goaml-schema-name")).toHaveText(name);
