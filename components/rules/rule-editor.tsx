@@ -10,6 +10,7 @@ import { Button, Card, ErrorNote, cx, inputClass } from "@/components/ui";
 import type { TFieldError } from "@/lib/admin/validate-rule-draft";
 import { formatEnum } from "@/lib/format";
 import { RULE_RISK_LEVELS } from "@/lib/risk/risk-levels";
+import { rawWindowReason } from "@/lib/rules/aggregate-cost";
 import { AGGREGATE_FUNCTIONS, AGGREGATE_OVER, RULE_SUBJECTS } from "@/lib/rules/schemas";
 
 function Field({
@@ -351,6 +352,7 @@ export function RuleEditor({
                       </Button>
                     )}
                   </div>
+                  <AggregateCost aggregate={a} />
                   {aggErrors.map((e, k) => (
                     <p key={k} className="mt-1 text-xs text-red-700">
                       {e.field}: {e.message}
@@ -384,5 +386,22 @@ export function RuleEditor({
         )}
       </form>
     </Card>
+  );
+}
+
+/**
+ * What the aggregate costs at each screening: read from the time buckets (the same whatever the window
+ * and the history), or from the raw rows of its window (the more rows in it, the slower every screening).
+ */
+function AggregateCost({ aggregate }: { aggregate: TAggregateRow }) {
+  const reason = rawWindowReason({ ...aggregate, where: aggregate.where.trim() || undefined });
+  return reason ? (
+    <p className="mt-1 text-xs text-amber-800" data-testid="aggregate-cost">
+      Reads the raw window: {reason}. Each screening reads every row in the window, so its cost grows with them.
+    </p>
+  ) : (
+    <p className="mt-1 text-xs text-slate-500" data-testid="aggregate-cost">
+      Reads time buckets: its cost does not grow with the window or the history.
+    </p>
   );
 }

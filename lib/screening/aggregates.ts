@@ -14,9 +14,18 @@
 // - where filters in the SQL subset (see cel-sql.ts) run in the query; others fetch the window's
 //   rows (at most FALLBACK_ROW_CAP, newest first) in the same query and filter them in JS. A window
 //   with more rows than the cap makes the aggregate an error rather than a silently wrong number.
+// - Time buckets: count, sum, avg, min and max of a transaction aggregate grouped by userId,
+//   merchantId, accountId, userDeviceId or card.cardFingerprint, with no where filter and a field of
+//   amount or baseAmount (lib/rules/aggregate-cost.ts), read the table transaction_buckets, kept
+//   exact by triggers on every write (migration 20261127010000_transaction_buckets): day buckets for
+//   the whole days of the window; on its two ragged days, hour and minute buckets when the group's
+//   day is dense (48 transactions or more), else its raw rows (fewer than 48); and the raw rows of
+//   the ragged minutes. So their cost does not grow with the window or the history (bucketedAggregate).
+//   Every other aggregate reads the raw rows of its window.
 import type { Tx } from "@/lib/db";
 import { matchesWhere, type TCompiledExpression } from "@/lib/rules/cel";
 import { RuleBudgetError, withinBudget } from "@/lib/rules/evaluation-budget";
+import { bucketPlan } from "@/lib/rules/aggregate-cost";
 import { windowMs, type TAggregateDefinition, type TAggregateOver } from "@/lib/rules/schemas";
 import { ROW_COLUMNS, sqlParams, translateWhere, type TSqlParams } from "@/lib/screening/cel-sql";
 import { timeAggregateRead } from "@/lib/ops/metrics";
@@ -104,6 +113,145 @@ function groupValueExpr(
   }
   const keys = segments(path);
   return params.input((i) => textValue(getPath(i.variables[subject], keys)), "text");
+}
+
+const MINUTE = 60_000;
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+const floorTo = (t: number, unit: number) => Math.floor(t / unit) * unit;
+const ceilTo = (t: number, unit: number) => Math.ceil(t / unit) * unit;
+
+/**
+ * A part of a window within one UTC day, [lo, hi) in ms: on a dense day (hour and minute buckets kept) the raw
+ * rows of [lo, mlo) and [mhi, hi) (less than a minute each), minute buckets starting in [mlo, hlo) and
+ * [hhi, mhi), hour buckets in [hlo, hhi); on a sparse day the raw rows of [lo, hi). Empty ranges have
+ * equal bounds.
+ */
+export type TDayPiece = {
+  day: number;
+  lo: number;
+  mlo: number;
+  hlo: number;
+  hhi: number;
+  mhi: number;
+  hi: number;
+};
+
+function dayPiece(lo: number, hi: number): TDayPiece {
+  const day = floorTo(lo, DAY);
+  if (lo >= hi) return { day, lo: hi, mlo: hi, hlo: hi, hhi: hi, mhi: hi, hi };
+  const mlo = ceilTo(lo, MINUTE);
+  const mhi = floorTo(hi, MINUTE);
+  if (mlo >= mhi) return { day, lo, mlo: hi, hlo: hi, hhi: hi, mhi: hi, hi };
+  const hlo = ceilTo(mlo, HOUR);
+  const hhi = floorTo(mhi, HOUR);
+  if (hlo >= hhi) return { day, lo, mlo, hlo: mhi, hhi: mhi, mhi, hi };
+  return { day, lo, mlo, hlo, hhi, mhi, hi };
+}
+
+/**
+ * The window (from, to] (times in ms) cut for the buckets: day buckets starting in [d1, d2), and the two
+ * ragged days at its ends (TDayPiece). A window within one day is all `head`.
+ */
+export function windowPieces(
+  from: number,
+  to: number,
+): { d1: number; d2: number; head: TDayPiece; tail: TDayPiece } {
+  const lo = from + 1;
+  const hi = to + 1;
+  const d1 = ceilTo(lo, DAY);
+  const d2 = floorTo(hi, DAY);
+  if (d1 > d2) return { d1: hi, d2: hi, head: dayPiece(lo, hi), tail: dayPiece(hi, hi) };
+  return { d1, d2, head: dayPiece(lo, d1), tail: dayPiece(d2, hi) };
+}
+
+/**
+ * A bucketed aggregate: day buckets for the whole days of the window; on each ragged day, hour and minute
+ * buckets if the group's day is dense, else its raw rows; the raw rows of the ragged minutes. With the
+ * screened record as a virtual row, its stored row (a resubmission) is taken out of the buckets and the
+ * virtual row put in. Min and max read the raw window when a bucket's extremes are unknown.
+ */
+function bucketedAggregate(
+  params: TInputParams<TAggregateInput>,
+  args: {
+    spec: TAggregateDefinition;
+    plan: NonNullable<ReturnType<typeof bucketPlan>>;
+    c: string;
+    groupValue: string;
+    from: () => string;
+    to: () => string;
+    screenedId: (() => string) | null;
+    rawSource: string;
+  },
+): string {
+  const { spec, plan, c, groupValue, from, to, screenedId, rawSource } = args;
+  const window = windowMs(spec.window);
+  const pieces = (i: TAggregateInput) => windowPieces(i.timestamp - window, i.timestamp);
+  const at = (get: (p: ReturnType<typeof windowPieces>) => number) =>
+    params.input((i) => new Date(get(pieces(i))).toISOString(), "timestamptz");
+  const f = plan.field;
+  const group = groupExpr("transaction", "t", spec.groupBy, params);
+  const ofGroup = `b."clientId" = ${c} AND b."dim" = ${plan.dim} AND b."key" = ${groupValue}`;
+  const buckets = (minutes: number, lo: string, hi: string, guard = "") =>
+    `SELECT b."${f.count}" AS n, b."${f.sum}" AS s, b."${f.min}" AS mn, b."${f.max}" AS mx, b."extremaStale" AS stale
+     FROM "transaction_buckets" b WHERE ${ofGroup} AND b."minutes" = ${minutes}
+       AND b."start" >= ${lo} AND b."start" < ${hi} AND ${lo} < ${hi}${guard}`;
+  const value = `t.${f.column}`;
+  const one = spec.function === "count" ? "1" : `(${value} IS NOT NULL)::int`;
+  const raw = (source: string, lo: string, hi: string, guard = "") =>
+    `SELECT ${one} AS n, ${value} AS s, ${value} AS mn, ${value} AS mx, false AS stale
+     FROM ${source} t WHERE t."clientId" = ${c} AND ${group} = ${groupValue}
+       AND t."occurredAt" >= ${lo} AND t."occurredAt" < ${hi} AND ${lo} < ${hi}${guard}`;
+  const d1 = at((p) => p.d1);
+  const d2 = at((p) => p.d2);
+  const parts = [buckets(1440, d1, d2)];
+  const inBuckets = [`(t."occurredAt" >= ${d1} AND t."occurredAt" < ${d2})`];
+  const flags: string[] = [];
+  for (const end of ["head", "tail"] as const) {
+    const b = (k: keyof TDayPiece) => at((p) => p[end][k]);
+    const [lo, mlo, hlo, hhi, mhi, hi] = [b("lo"), b("mlo"), b("hlo"), b("hhi"), b("mhi"), b("hi")];
+    // whether the group's ragged day is dense, read once (f.head, f.tail)
+    flags.push(
+      `coalesce((SELECT b."denseXid" IS NOT NULL FROM "transaction_buckets" b WHERE ${ofGroup}
+         AND b."minutes" = 1440 AND b."start" = ${b("day")}), false) AS "${end}"`,
+    );
+    const dense = `f."${end}"`;
+    parts.push(
+      raw(rawSource, lo, hi, ` AND NOT ${dense}`),
+      raw(rawSource, lo, mlo, ` AND ${dense}`),
+      buckets(1, mlo, hlo, ` AND ${dense}`),
+      buckets(60, hlo, hhi, ` AND ${dense}`),
+      buckets(1, hhi, mhi, ` AND ${dense}`),
+      raw(rawSource, mhi, hi, ` AND ${dense}`),
+    );
+    inBuckets.push(`(${dense} AND t."occurredAt" >= ${mlo} AND t."occurredAt" < ${mhi})`);
+  }
+  if (screenedId) {
+    // the stored row of the screened id leaves the buckets (extremes unknown then), the virtual row enters
+    const where = `t."clientId" = ${c} AND ${group} = ${groupValue} AND (${inBuckets.join(" OR ")})`;
+    parts.push(
+      `SELECT -${one} AS n, -${value} AS s, NULL::numeric AS mn, NULL::numeric AS mx, true AS stale
+       FROM "transactions" t WHERE t."id" = ${screenedId()} AND ${where}`,
+      `SELECT ${one} AS n, ${value} AS s, ${value} AS mn, ${value} AS mx, false AS stale FROM s t WHERE ${where}`,
+    );
+  }
+  const rows = `FROM (SELECT ${flags.join(", ")}) f CROSS JOIN LATERAL (${parts.join("\n UNION ALL ")}) x`;
+  switch (spec.function) {
+    case "count":
+      return `(SELECT coalesce(sum(x.n), 0)::float8 ${rows})`;
+    case "sum":
+      return `(SELECT coalesce(sum(x.s), 0)::float8 ${rows})`;
+    case "avg":
+      return `(SELECT (sum(x.s) / nullif(sum(x.n), 0))::float8 ${rows})`;
+    default: {
+      // extremes of non-empty buckets; unknown ones (a removed extreme) send the whole window to the raw rows
+      const fn = spec.function;
+      const exact = `(SELECT ${fn}(${numericExpr("transaction", "t", spec.field!, params)})::float8 FROM ${rawSource} t
+        WHERE t."clientId" = ${c} AND ${group} = ${groupValue} AND t."occurredAt" > ${from()} AND t."occurredAt" <= ${to()})`;
+      return `(SELECT CASE WHEN coalesce(bool_or(x.stale AND x.n <> 0), false) THEN ${exact}
+        ELSE ${fn}(CASE WHEN x.n <> 0 THEN x.${fn === "min" ? "mn" : "mx"} END)::float8 END ${rows})`;
+    }
+  }
 }
 
 function aggregateSql(
@@ -248,7 +396,9 @@ export function aggregateTemplate(
   const ctes: string[] = [];
   if (unique.size > 0) {
     const c = clientSql ?? params.input((i) => i.clientId, "text");
-    const to = params.input((i) => new Date(i.timestamp).toISOString(), "timestamptz");
+    // added on first use, like screenedId: a bucketed count or sum never reads the window's bounds
+    let toSql: string | null = null;
+    const to = () => (toSql ??= params.input((i) => new Date(i.timestamp).toISOString(), "timestamptz"));
     const needsScreenedRow = subject === "transaction" || subject === "event";
     // added on first use: a parameter the statement never references has no type (when no aggregate
     // reads the screened record's own table, e.g. an event screening counting transactions only)
@@ -266,17 +416,36 @@ export function aggregateTemplate(
     for (const [key, request] of unique) {
       const { spec } = request;
       const window = windowMs(spec.window);
-      const from = params.input((i) => new Date(i.timestamp - window).toISOString(), "timestamptz");
+      let fromSql: string | null = null;
+      const from = () =>
+        (fromSql ??= params.input((i) => new Date(i.timestamp - window).toISOString(), "timestamptz"));
       const groupValue = groupValueExpr(subject, spec.groupBy, params);
       // the stored history, or (screened record of this table) the history with the virtual row
       const source =
         screenedOver === spec.over
           ? `(SELECT * FROM ${TABLES[spec.over]} WHERE "id" <> ${screenedId()} UNION ALL SELECT * FROM s)`
           : TABLES[spec.over];
+      const bucketed = request.where ? null : bucketPlan(spec);
+      if (bucketed) {
+        columns.push(
+          bucketedAggregate(params, {
+            spec,
+            plan: bucketed,
+            c,
+            groupValue,
+            from,
+            to,
+            screenedId: screenedOver === spec.over ? screenedId : null,
+            rawSource: source,
+          }),
+        );
+        plans.push({ key, request, fallback: false });
+        continue;
+      }
       const base =
         `FROM ${source} t WHERE t."clientId" = ${c} ` +
         `AND ${groupExpr(spec.over, "t", spec.groupBy, params)} = ${groupValue} ` +
-        `AND t."occurredAt" > ${from} AND t."occurredAt" <= ${to}`;
+        `AND t."occurredAt" > ${from()} AND t."occurredAt" <= ${to()}`;
       const where = request.where ? translateWhere(request.where.ast, spec.over, "t", params) : "TRUE";
       if (where !== null) {
         columns.push(
