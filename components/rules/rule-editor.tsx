@@ -397,7 +397,8 @@ function AggregateCost({ aggregate }: { aggregate: TAggregateRow }) {
   const reason = rawWindowReason({ ...aggregate, where: aggregate.where.trim() || undefined });
   return reason ? (
     <p className="mt-1 text-xs text-amber-800" data-testid="aggregate-cost">
-      Reads the raw window: {reason}. Each screening reads every row in the window, so its cost grows with them.
+      Reads the raw window: {reason}. Each screening reads every row in the window, so its cost grows with
+      them.
     </p>
   ) : (
     <p className="mt-1 text-xs text-slate-500" data-testid="aggregate-cost">
