@@ -1,12 +1,15 @@
 // The screening load of the benches: POST /v1/transaction with the bench's varied transactions.
 import autocannon from "autocannon";
 
-/** The n-th transaction of a bench run (users, merchants, cards and devices of the loaded history). */
-export function benchTransaction(id: string, seq: number): Record<string, unknown> {
+/**
+ * The n-th transaction of a bench run (users, merchants, cards and devices of the loaded history; one in 50 by a
+ * user with a long history). `merchantId` sends every one to that merchant (the hot merchant's level).
+ */
+export function benchTransaction(id: string, seq: number, merchantId?: string): Record<string, unknown> {
   return {
     id,
-    userId: `u${seq % 50_000}`,
-    merchantId: `m${seq % 500}`,
+    userId: seq % 50 === 0 ? `u-long-${(seq / 50) % 10}` : `u${seq % 50_000}`,
+    merchantId: merchantId ?? `m${seq % 500}`,
     status: "PENDING",
     currencyCode: "USD",
     amount: (seq * 37) % 15000,
@@ -25,6 +28,7 @@ export function screeningLoad(options: {
   connections: number;
   duration: number;
   prefix: string;
+  merchantId?: string;
 }): Promise<autocannon.Result> {
   let seq = 0;
   return autocannon({
@@ -37,7 +41,7 @@ export function screeningLoad(options: {
       {
         setupRequest: (req) => {
           seq++;
-          req.body = JSON.stringify(benchTransaction(`${options.prefix}-${seq}`, seq));
+          req.body = JSON.stringify(benchTransaction(`${options.prefix}-${seq}`, seq, options.merchantId));
           return req;
         },
       },

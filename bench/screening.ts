@@ -1,7 +1,12 @@
 // npm run bench: screening throughput and latency against `next start` on PostgreSQL with 1,000,000 historical
-// transactions and 30 active rules (8 with aggregates), plus a pgbench ceiling (insert + indexed aggregate + commit).
+// transactions and 32 active rules (10 with aggregates, two of them per merchant over 24 h and 30 d), plus a pgbench
+// ceiling (insert + indexed aggregate + commit). The history has a hot merchant (m-hot: rows/50 transactions, at most
+// 200,000, in the last 24 h) and 10 users with long histories (u-long-N: rows/500 each, at most 20,000, over 30 days).
+// After the levels, the hot merchant's own level: 8 connections screening only m-hot transactions.
 // Environment: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/rss_bench), BENCH_ROWS (1000000),
 // BENCH_DURATION seconds per level (15), BENCH_CONNECTIONS (1,8,32), BENCH_PORT (3200), BENCH_SKIP_LOAD=1.
+// BENCH_SIZES=20000,10000000: one run per size (each its own database, <BENCH_DATABASE_URL>_<size>), then the
+// comparison of the sizes (screenings/s, p99, buffers per screening, the hot merchant against the others).
 // The server runs as `npm start` does (WEB_CONCURRENCY processes, default one per core) with a webhook
 // subscription to a local receiver; each level is followed by the same server's no-endpoint floor.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -20,7 +25,7 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 15);
 const LEVELS = (process.env.BENCH_CONNECTIONS ?? "1,8,32").split(",").map(Number);
 const PORT = Number(process.env.BENCH_PORT ?? 3200);
 const USERS = 50_000;
-const STATE = path.resolve(".data/bench-state.json");
+const STATE = path.resolve(`.data/bench-state-${new URL(DB_URL).pathname.slice(1)}.json`);
 // The server's secrets; this process encrypts the webhook subscription's secret with the same key.
 const WEBHOOK_SECRET_KEY = "bench-webhook-key-0123456789";
 process.env.WEBHOOK_SECRET_KEY = WEBHOOK_SECRET_KEY;
@@ -129,28 +134,88 @@ async function prepareDatabase(): Promise<{ clientId: string; apiKey: string }> 
       condition: `transaction.amount > ${20_000 + n * 1000} && transaction.currencyCode == 'USD'`,
     });
   }
-  await importRules({ clientId, rules: rules.slice(0, 30) });
-  log(`client ${clientId}: ${Math.min(rules.length, 30)} active rules, ${withAggregates()} with aggregates`);
+  const chosen = rules.slice(0, 30);
+  // the two per-merchant rules of the scale targets: a busy merchant's 24 h volume and 30 d count
+  chosen.push(
+    {
+      id: "BENCH-MERCHANT-24H",
+      name: "Merchant volume in 24 h",
+      subject: "transaction",
+      status: "active",
+      riskLevel: "medium",
+      recommendedAction: "REVIEW",
+      reason: "Merchant volume over 24 h",
+      condition: "aggregates.merchant24h > 1000000000",
+      aggregates: {
+        merchant24h: {
+          function: "sum",
+          over: "transaction",
+          groupBy: "merchantId",
+          window: "24h",
+          field: "amount",
+        },
+      },
+    },
+    {
+      id: "BENCH-MERCHANT-30D",
+      name: "Merchant transactions in 30 days",
+      subject: "transaction",
+      status: "active",
+      riskLevel: "low",
+      recommendedAction: "FLAG_FOR_MONITORING",
+      reason: "Merchant count over 30 d",
+      condition: "aggregates.merchant30d > 100000000",
+      aggregates: {
+        merchant30d: { function: "count", over: "transaction", groupBy: "merchantId", window: "30d" },
+      },
+    },
+  );
+  await importRules({ clientId, rules: chosen });
+  log(
+    `client ${clientId}: ${chosen.length} active rules, ` +
+      `${chosen.filter((r) => r.aggregates && Object.keys(r.aggregates as object).length > 0).length} with aggregates`,
+  );
 
   log(`loading ${ROWS.toLocaleString()} historical transactions…`);
   const t0 = Date.now();
   const batch = 200_000;
+  // the bucket triggers are off while loading (one session, as a bulk import would), then the buckets are built
+  // from the rows in one statement
+  await prisma.$executeRawUnsafe(`ALTER TABLE transactions DISABLE TRIGGER USER`);
+  const hot = Math.min(200_000, Math.floor(ROWS / 50));
+  const longEach = Math.min(20_000, Math.floor(ROWS / 500));
+  // the hot merchant's rows in the last 24 h and the long-history users' rows are part of ROWS
+  const special = hot + 10 * longEach;
   for (let start = 0; start < ROWS; start += batch) {
     const end = Math.min(ROWS, start + batch) - 1;
     await prisma.$executeRawUnsafe(`
       INSERT INTO transactions ("clientId", id, "userId", "merchantId", "accountId", "userDeviceId", "cardFingerprint",
         status, direction, "paymentMethod", "currencyCode", amount, "occurredAt", data, "bodyHash", "riskLevel",
         "recommendedAction", "assessedAt")
-      SELECT '${clientId}', 'hist-' || g, 'u' || (g % ${USERS}), 'm' || (g % 500), 'a' || (g % ${USERS}), 'd' || (g % 60000),
+      SELECT '${clientId}', 'hist-' || g, x.u, x.m, 'a' || (g % ${USERS}), 'd' || (g % 60000),
         'fp' || (g % 70000), 'APPROVED', CASE WHEN g % 4 = 0 THEN 'payout' ELSE 'payin' END, 'card', 'USD',
-        round((random() * 2000)::numeric, 2), now() - (random() * interval '30 days'),
-        jsonb_build_object('id', 'hist-' || g, 'userId', 'u' || (g % ${USERS}), 'status', 'APPROVED', 'currencyCode', 'USD',
+        round((random() * 2000)::numeric, 2), now() - x.age,
+        jsonb_build_object('id', 'hist-' || g, 'userId', x.u, 'status', 'APPROVED', 'currencyCode', 'USD',
           'direction', CASE WHEN g % 4 = 0 THEN 'payout' ELSE 'payin' END, 'paymentMethod', 'card',
           'card', jsonb_build_object('cardFingerprint', 'fp' || (g % 70000), 'bin', '411111', 'binCountry', 'US')),
         md5(g::text), 'low', 'ALLOW', now()
-      FROM generate_series(${start}, ${end}) g`);
+      FROM generate_series(${start}, ${end}) g
+      CROSS JOIN LATERAL (SELECT
+        CASE WHEN g >= ${hot} AND g < ${special} THEN 'u-long-' || ((g - ${hot}) % 10) ELSE 'u' || (g % ${USERS}) END AS u,
+        CASE WHEN g < ${hot} THEN 'm-hot' ELSE 'm' || (g % 500) END AS m,
+        CASE WHEN g < ${hot} THEN random() * interval '24 hours' ELSE random() * interval '30 days' END AS age) x`);
     log(`  ${end + 1} rows (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
   }
+  await prisma.$executeRawUnsafe(`ALTER TABLE transactions ENABLE TRIGGER USER`);
+  const t1 = Date.now();
+  await prisma.$executeRawUnsafe(`SELECT transaction_buckets_rebuild('${clientId}')`);
+  const buckets = await prisma.$queryRawUnsafe<Array<{ n: bigint; dense: bigint }>>(
+    `SELECT count(*) AS n, count(*) FILTER (WHERE "denseXid" IS NOT NULL) AS dense FROM transaction_buckets`,
+  );
+  log(
+    `buckets built in ${((Date.now() - t1) / 1000).toFixed(0)} s: ${buckets[0]!.n} rows, ${buckets[0]!.dense} dense days ` +
+      `(m-hot: ${hot} transactions in 24 h; u-long-0..9: ${longEach} each over 30 days)`,
+  );
   await prisma.$executeRawUnsafe("ANALYZE");
   await prisma.$disconnect();
   mkdirSync(path.dirname(STATE), { recursive: true });
@@ -314,7 +379,12 @@ function summary(
   };
 }
 
-async function drive(apiKey: string, connections: number, serverPid: number | undefined): Promise<TLevel> {
+async function drive(
+  apiKey: string,
+  connections: number,
+  serverPid: number | undefined,
+  merchantId?: string,
+): Promise<TLevel> {
   const run = Date.now().toString(36);
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb(serverPid))), 500);
@@ -327,7 +397,8 @@ async function drive(apiKey: string, connections: number, serverPid: number | un
     apiKey,
     connections,
     duration: DURATION,
-    prefix: `bench-${run}-${connections}`,
+    prefix: `bench-${run}-${connections}${merchantId ? `-${merchantId}` : ""}`,
+    merchantId,
   });
   clearInterval(sampler);
   const seconds = (Date.now() - t0) / 1000;
@@ -498,6 +569,7 @@ async function main() {
   let underLoad = null as TDeliveries | null;
   let drained = null as TDeliveries | null;
   let rest = null as Awaited<ReturnType<typeof atRest>> | null;
+  let hotLevel = null as TLevel | null;
   try {
     // warm-up: compile caches, connection pool
     await drive(apiKey, 4, server.pid).catch(() => undefined);
@@ -514,6 +586,11 @@ async function main() {
         `c=${c} floor (no endpoint): ${f.rps} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, cpu ${f.cpuCores} cores`,
       );
     }
+    // the hot merchant alone: every screening sums its 24 h and counts its 30 d, and writes its buckets
+    hotLevel = await drive(apiKey, 8, server.pid, "m-hot");
+    log(
+      `c=8, m-hot only: ${hotLevel.rps} req/s, p50 ${hotLevel.p50} ms, p99 ${hotLevel.p99} ms, errors ${hotLevel.errors}, non-2xx ${hotLevel.non2xx}, PostgreSQL ${pgPerRequest(hotLevel)} ms, ${hotLevel.pgBuffers} buffers per screening`,
+    );
     underLoad = await deliveries(since);
     log(`deliveries under load: ${JSON.stringify(underLoad)}`);
     // then at rest: how long the backlog takes to drain (at most 120 s)
@@ -561,14 +638,76 @@ async function main() {
     console.log(
       `at rest (${rest.samples} deliveries of 20 single screenings 300 ms apart): commit to first attempt p50 ${rest.p50Ms} ms, max ${rest.maxMs} ms`,
     );
+  if (hotLevel)
+    console.log(
+      `hot merchant alone (c=8): ${hotLevel.rps} screenings/s, p50 ${hotLevel.p50} ms, p99 ${hotLevel.p99} ms, ${hotLevel.pgBuffers} buffers per screening`,
+    );
   writeFileSync(
-    path.resolve(".data/bench-results.json"),
-    JSON.stringify({ rows: ROWS, load0, levels, floors, ceiling, underLoad, drained, rest }, null, 2),
+    path.resolve(process.env.BENCH_RESULT_FILE ?? ".data/bench-results.json"),
+    JSON.stringify(
+      { rows: ROWS, load0, levels, floors, ceiling, underLoad, drained, rest, hotLevel },
+      null,
+      2,
+    ),
   );
 }
 
+type TResult = { rows: number; load0: number; levels: TLevel[]; hotLevel: TLevel | null };
+
+/** BENCH_SIZES: this bench once per size, one after the other, each with its own database; then the comparison. */
+function compareSizes(sizes: number[]) {
+  const results: TResult[] = [];
+  for (const size of sizes) {
+    const url = new URL(DB_URL);
+    url.pathname = `${url.pathname}_${size}`;
+    const file = path.resolve(`.data/bench-results-${size}.json`);
+    console.log(`\n=== ${size.toLocaleString()} stored transactions`);
+    const run = spawnSync(process.execPath, ["--import", "tsx", "bench/screening.ts"], {
+      stdio: "inherit",
+      env: {
+        ...process.env,
+        BENCH_SIZES: "",
+        BENCH_ROWS: String(size),
+        BENCH_DATABASE_URL: url.toString(),
+        BENCH_RESULT_FILE: file,
+      },
+    });
+    if (run.status !== 0) process.exit(run.status ?? 1);
+    results.push(JSON.parse(readFileSync(file, "utf8")) as TResult);
+  }
+  const base = results[0]!;
+  console.log(
+    "\n| stored transactions | level | screenings/s | vs first size | p50 ms | p99 ms | PostgreSQL CPU ms per screening | PostgreSQL buffers per screening |",
+  );
+  console.log("|---|---|---|---|---|---|---|---|");
+  for (const r of results) {
+    const rows = [...r.levels, ...(r.hotLevel ? [{ ...r.hotLevel, connections: -8 }] : [])];
+    for (const l of rows) {
+      const same =
+        l.connections < 0 ? base.hotLevel : base.levels.find((b) => b.connections === l.connections);
+      console.log(
+        `| ${r.rows.toLocaleString()} | ${l.connections < 0 ? "c=8, hot merchant only" : `c=${l.connections}`} | ${l.rps} | ` +
+          `${same ? (l.rps / same.rps).toFixed(2) : "-"} | ${l.p50} | ${l.p99} | ${pgPerRequest(l)} | ${l.pgBuffers} |`,
+      );
+    }
+  }
+  const last = results[results.length - 1]!;
+  const c8 = last.levels.find((l) => l.connections === 8);
+  if (c8 && last.hotLevel)
+    console.log(
+      `\nat ${last.rows.toLocaleString()}: hot merchant alone p50 ${last.hotLevel.p50} ms / p99 ${last.hotLevel.p99} ms against the ` +
+        `mixed load's ${c8.p50} / ${c8.p99} ms at c=8; load average at the start of each size: ${results.map((r) => r.load0.toFixed(2)).join(", ")}`,
+    );
+}
+
 // BENCH_SOAK_SECONDS=N: the memory soak of bench/soak.ts instead.
-(process.env.BENCH_SOAK_SECONDS ? import("./soak").then((m) => m.soak()) : main()).catch((err: unknown) => {
+const sizes = (process.env.BENCH_SIZES ?? "").split(",").filter(Boolean).map(Number);
+(process.env.BENCH_SOAK_SECONDS
+  ? import("./soak").then((m) => m.soak())
+  : sizes.length
+    ? Promise.resolve(compareSizes(sizes))
+    : main()
+).catch((err: unknown) => {
   console.error(err);
   process.exit(1);
 });

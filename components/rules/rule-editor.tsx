@@ -396,7 +396,7 @@ export function RuleEditor({
 function AggregateCost({ aggregate }: { aggregate: TAggregateRow }) {
   const reason = rawWindowReason({ ...aggregate, where: aggregate.where.trim() || undefined });
   return reason ? (
-    <p className="mt-1 text-xs text-amber-800" data-testid="aggregate-cost">
+    <p className="mt-1 text-xs [overflow-wrap:anywhere] text-amber-800" data-testid="aggregate-cost">
       Reads the raw window: {reason}. Each screening reads every row in the window, so its cost grows with
       them.
     </p>
