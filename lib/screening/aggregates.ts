@@ -18,9 +18,10 @@
 //   merchantId, accountId, userDeviceId or card.cardFingerprint, with no where filter and a field of
 //   amount or baseAmount (lib/rules/aggregate-cost.ts), read the table transaction_buckets, kept
 //   exact by triggers on every write (migration 20261127010000_transaction_buckets): day buckets for
-//   the whole days of the window; on its two ragged days, hour and minute buckets when the group's
-//   day is dense (48 transactions or more), else its raw rows (fewer than 48); and the raw rows of
-//   the ragged minutes. So their cost does not grow with the window or the history (bucketedAggregate).
+//   the whole days of the window; on its two ragged days, hour buckets when the group's day is dense
+//   (48 transactions or more), else its raw rows (fewer than 48); on a dense day's ragged hours,
+//   minute buckets when the hour is dense (60 or more), else its raw rows; and the raw rows of the
+//   ragged minutes. So their cost does not grow with the window or the history (bucketedAggregate).
 //   Every other aggregate reads the raw rows of its window.
 import type { Tx } from "@/lib/db";
 import { matchesWhere, type TCompiledExpression } from "@/lib/rules/cel";
@@ -122,31 +123,44 @@ const floorTo = (t: number, unit: number) => Math.floor(t / unit) * unit;
 const ceilTo = (t: number, unit: number) => Math.ceil(t / unit) * unit;
 
 /**
- * A part of a window within one UTC day, [lo, hi) in ms: on a dense day (hour and minute buckets kept) the raw
- * rows of [lo, mlo) and [mhi, hi) (less than a minute each), minute buckets starting in [mlo, hlo) and
- * [hhi, mhi), hour buckets in [hlo, hhi); on a sparse day the raw rows of [lo, hi). Empty ranges have
- * equal bounds.
+ * A part of a window within one UTC hour, [a, b) in ms: on a dense hour (minute buckets kept) the raw rows of
+ * [a, ma) and [mb, b) (less than a minute each) and minute buckets starting in [ma, mb); on a sparse hour the
+ * raw rows of [a, b). Empty ranges have equal bounds.
+ */
+export type THourPart = { hour: number; a: number; ma: number; mb: number; b: number };
+
+/**
+ * A part of a window within one UTC day, [lo, hi) in ms: on a dense day (hour buckets kept) hour buckets
+ * starting in [hlo, hhi) and the two ragged hours `head` [lo, hlo) and `tail` [hhi, hi); on a sparse day the
+ * raw rows of [lo, hi).
  */
 export type TDayPiece = {
   day: number;
   lo: number;
-  mlo: number;
   hlo: number;
   hhi: number;
-  mhi: number;
   hi: number;
+  head: THourPart;
+  tail: THourPart;
 };
+
+function hourPart(a: number, b: number): THourPart {
+  const hour = floorTo(a, HOUR);
+  if (a >= b) return { hour, a: b, ma: b, mb: b, b };
+  const ma = ceilTo(a, MINUTE);
+  const mb = floorTo(b, MINUTE);
+  if (ma >= mb) return { hour, a, ma: b, mb: b, b };
+  return { hour, a, ma, mb, b };
+}
 
 function dayPiece(lo: number, hi: number): TDayPiece {
   const day = floorTo(lo, DAY);
-  if (lo >= hi) return { day, lo: hi, mlo: hi, hlo: hi, hhi: hi, mhi: hi, hi };
-  const mlo = ceilTo(lo, MINUTE);
-  const mhi = floorTo(hi, MINUTE);
-  if (mlo >= mhi) return { day, lo, mlo: hi, hlo: hi, hhi: hi, mhi: hi, hi };
-  const hlo = ceilTo(mlo, HOUR);
-  const hhi = floorTo(mhi, HOUR);
-  if (hlo >= hhi) return { day, lo, mlo, hlo: mhi, hhi: mhi, mhi, hi };
-  return { day, lo, mlo, hlo, hhi, mhi, hi };
+  if (lo >= hi) return { day, lo: hi, hlo: hi, hhi: hi, hi, head: hourPart(hi, hi), tail: hourPart(hi, hi) };
+  const hlo = ceilTo(lo, HOUR);
+  const hhi = floorTo(hi, HOUR);
+  // within one hour: all of it is the head
+  if (hlo > hhi) return { day, lo, hlo: hi, hhi: hi, hi, head: hourPart(lo, hi), tail: hourPart(hi, hi) };
+  return { day, lo, hlo, hhi, hi, head: hourPart(lo, hlo), tail: hourPart(hhi, hi) };
 }
 
 /**
@@ -166,10 +180,11 @@ export function windowPieces(
 }
 
 /**
- * A bucketed aggregate: day buckets for the whole days of the window; on each ragged day, hour and minute
- * buckets if the group's day is dense, else its raw rows; the raw rows of the ragged minutes. With the
- * screened record as a virtual row, its stored row (a resubmission) is taken out of the buckets and the
- * virtual row put in. Min and max read the raw window when a bucket's extremes are unknown.
+ * A bucketed aggregate: day buckets for the whole days of the window; on each ragged day, hour buckets if the
+ * group's day is dense, else its raw rows; on each ragged hour of a dense day, minute buckets if the hour is
+ * dense, else its raw rows; the raw rows of the ragged minutes. With the screened record as a virtual row, its
+ * stored row (a resubmission) is taken out of the buckets and the virtual row put in. Min and max read the
+ * raw window when a bucket's extremes are unknown.
  */
 function bucketedAggregate(
   params: TInputParams<TAggregateInput>,
@@ -192,50 +207,62 @@ function bucketedAggregate(
   const f = plan.field;
   const group = groupExpr("transaction", "t", spec.groupBy, params);
   const ofGroup = `b."clientId" = ${c} AND b."dim" = ${plan.dim} AND b."key" = ${groupValue}`;
-  const buckets = (minutes: number, lo: string, hi: string, guard = "") =>
+  const buckets = (minutes: number, lo: string, hi: string, guard: string) =>
     `SELECT b."${f.count}" AS n, b."${f.sum}" AS s, b."${f.min}" AS mn, b."${f.max}" AS mx, b."extremaStale" AS stale
      FROM "transaction_buckets" b WHERE ${ofGroup} AND b."minutes" = ${minutes}
-       AND b."start" >= ${lo} AND b."start" < ${hi} AND ${lo} < ${hi}${guard}`;
+       AND b."start" >= ${lo} AND b."start" < ${hi} AND ${guard}`;
   const value = `t.${f.column}`;
   const one = spec.function === "count" ? "1" : `(${value} IS NOT NULL)::int`;
-  const raw = (source: string, lo: string, hi: string, guard = "") =>
+  const raw = (lo: string, hi: string, guard: string) =>
     `SELECT ${one} AS n, ${value} AS s, ${value} AS mn, ${value} AS mx, false AS stale
-     FROM ${source} t WHERE t."clientId" = ${c} AND ${group} = ${groupValue}
-       AND t."occurredAt" >= ${lo} AND t."occurredAt" < ${hi} AND ${lo} < ${hi}${guard}`;
+     FROM ${rawSource} t WHERE t."clientId" = ${c} AND ${group} = ${groupValue}
+       AND t."occurredAt" >= ${lo} AND t."occurredAt" < ${hi} AND ${guard}`;
+  const dense = (minutes: number, start: string) =>
+    `coalesce((SELECT b."denseXid" IS NOT NULL FROM "transaction_buckets" b WHERE ${ofGroup}
+       AND b."minutes" = ${minutes} AND b."start" = ${start}), false)`;
   const d1 = at((p) => p.d1);
   const d2 = at((p) => p.d2);
-  const parts = [buckets(1440, d1, d2)];
-  const inBuckets = [`(t."occurredAt" >= ${d1} AND t."occurredAt" < ${d2})`];
-  const flags: string[] = [];
+  const parts = [buckets(1440, d1, d2, "true")];
+  // where the window is read from buckets (a parameter is added on first use: only with a screened record)
+  const inBuckets: Array<() => string> = [() => `(t."occurredAt" >= ${d1} AND t."occurredAt" < ${d2})`];
+  // whether each ragged day (and ragged hour of a dense day) is dense, each read once: days in `f`, hours in
+  // `g` (only on a dense day); in the parts they are outer values, so a part of the other kind reads nothing
+  const dayFlags: string[] = [];
+  const hourFlags: string[] = [];
   for (const end of ["head", "tail"] as const) {
-    const b = (k: keyof TDayPiece) => at((p) => p[end][k]);
-    const [lo, mlo, hlo, hhi, mhi, hi] = [b("lo"), b("mlo"), b("hlo"), b("hhi"), b("mhi"), b("hi")];
-    // whether the group's ragged day is dense, read once (f.head, f.tail)
-    flags.push(
-      `coalesce((SELECT b."denseXid" IS NOT NULL FROM "transaction_buckets" b WHERE ${ofGroup}
-         AND b."minutes" = 1440 AND b."start" = ${b("day")}), false) AS "${end}"`,
-    );
-    const dense = `f."${end}"`;
-    parts.push(
-      raw(rawSource, lo, hi, ` AND NOT ${dense}`),
-      raw(rawSource, lo, mlo, ` AND ${dense}`),
-      buckets(1, mlo, hlo, ` AND ${dense}`),
-      buckets(60, hlo, hhi, ` AND ${dense}`),
-      buckets(1, hhi, mhi, ` AND ${dense}`),
-      raw(rawSource, mhi, hi, ` AND ${dense}`),
-    );
-    inBuckets.push(`(${dense} AND t."occurredAt" >= ${mlo} AND t."occurredAt" < ${mhi})`);
+    const b = (k: "day" | "lo" | "hlo" | "hhi" | "hi") => at((p) => p[end][k]);
+    const day = `f."${end}"`;
+    dayFlags.push(`${dense(1440, b("day"))} AS "${end}"`);
+    parts.push(raw(b("lo"), b("hi"), `NOT ${day}`), buckets(60, b("hlo"), b("hhi"), day));
+    inBuckets.push(() => `(${day} AND t."occurredAt" >= ${b("hlo")} AND t."occurredAt" < ${b("hhi")})`);
+    for (const side of ["head", "tail"] as const) {
+      const h = (k: keyof THourPart) => at((p) => p[end][side][k]);
+      const hour = `g."${end}_${side}"`;
+      hourFlags.push(`CASE WHEN ${day} THEN ${dense(60, h("hour"))} ELSE false END AS "${end}_${side}"`);
+      parts.push(
+        raw(h("a"), h("b"), `${day} AND NOT ${hour}`),
+        raw(h("a"), h("ma"), `${day} AND ${hour}`),
+        buckets(1, h("ma"), h("mb"), `${day} AND ${hour}`),
+        raw(h("mb"), h("b"), `${day} AND ${hour}`),
+      );
+      inBuckets.push(
+        () => `(${day} AND ${hour} AND t."occurredAt" >= ${h("ma")} AND t."occurredAt" < ${h("mb")})`,
+      );
+    }
   }
   if (screenedId) {
     // the stored row of the screened id leaves the buckets (extremes unknown then), the virtual row enters
-    const where = `t."clientId" = ${c} AND ${group} = ${groupValue} AND (${inBuckets.join(" OR ")})`;
+    const where = `t."clientId" = ${c} AND ${group} = ${groupValue} AND (${inBuckets.map((b) => b()).join(" OR ")})`;
     parts.push(
       `SELECT -${one} AS n, -${value} AS s, NULL::numeric AS mn, NULL::numeric AS mx, true AS stale
        FROM "transactions" t WHERE t."id" = ${screenedId()} AND ${where}`,
       `SELECT ${one} AS n, ${value} AS s, ${value} AS mn, ${value} AS mx, false AS stale FROM s t WHERE ${where}`,
     );
   }
-  const rows = `FROM (SELECT ${flags.join(", ")}) f CROSS JOIN LATERAL (${parts.join("\n UNION ALL ")}) x`;
+  // OFFSET 0 keeps each flag subquery one, read once (pulled up, every use would read it again)
+  const rows =
+    `FROM (SELECT ${dayFlags.join(", ")} OFFSET 0) f CROSS JOIN LATERAL (SELECT ${hourFlags.join(", ")} OFFSET 0) g ` +
+    `CROSS JOIN LATERAL (${parts.join("\n UNION ALL ")}) x`;
   switch (spec.function) {
     case "count":
       return `(SELECT coalesce(sum(x.n), 0)::float8 ${rows})`;

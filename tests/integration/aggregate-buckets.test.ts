@@ -141,16 +141,21 @@ async function compareMany(
   rows: TRow[],
   checks: number,
   label: string,
+  /** one group and window ends inside a given hour (its dense hour's minutes and ragged minutes) */
+  focus?: { dim: (typeof DIMS)[number]; group: string; hour: number },
 ): Promise<number> {
   const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)]!;
   let compared = 0;
   for (let k = 0; k < checks; k++) {
-    const dim = pick([...DIMS]);
+    const dim = focus?.dim ?? pick([...DIMS]);
     const column = COLUMN[dim];
     const window = pick(WINDOWS);
     const r = rnd();
-    const timestamp =
-      r < 0.3
+    const inFocus = focus && focus.hour + Math.floor(rnd() * HOUR);
+    const timestamp = inFocus
+      ? // the window's end, or (as long a window later) its start, in the hour
+        inFocus + (rnd() < 0.5 ? 0 : windowMs(window))
+      : r < 0.3
         ? NOW
         : r < 0.5
           ? new Date(pick(rows).occurredAt).getTime() + pick([0, 1, -1])
@@ -166,6 +171,7 @@ async function compareMany(
           ? { ...makeRow(rnd, `new-${k}`, NOW), occurredAt: new Date(timestamp).toISOString() }
           : undefined;
     const groupValue =
+      focus?.group ??
       (screened?.[column as keyof TRow] as string | null | undefined) ??
       pick(["u1", "u2", "m1", "m2", "m-single", "a1", "a2", "d1", "d2", "f1", "f2", "f3"]);
     // the screened record's own value is its group
@@ -205,26 +211,39 @@ async function compareMany(
 }
 
 describe("aggregates over time buckets", () => {
-  it("cuts a window into whole days and two ragged days, each of whole hours and minutes and raw ends", () => {
+  it("cuts a window into whole days, two ragged days, their whole hours and ragged hours, and raw minutes", () => {
     const iso = (t: number) => new Date(t).toISOString();
+    const hour = (h: { hour: number; a: number; ma: number; mb: number; b: number }) =>
+      [h.hour, h.a, h.ma, h.mb, h.b].map(iso);
     const to = Date.UTC(2026, 10, 20, 12, 34, 56, 789);
     const w = windowPieces(to - 30 * DAY, to);
     expect([iso(w.d1), iso(w.d2)]).toEqual(["2026-10-22T00:00:00.000Z", "2026-11-20T00:00:00.000Z"]);
     // (from, to] is [from + 1 ms, to + 1 ms)
-    expect(Object.values(w.head).map(iso)).toEqual([
-      "2026-10-21T00:00:00.000Z", // day
-      "2026-10-21T12:34:56.790Z", // lo
-      "2026-10-21T12:35:00.000Z", // mlo
-      "2026-10-21T13:00:00.000Z", // hlo
-      "2026-10-22T00:00:00.000Z", // hhi
-      "2026-10-22T00:00:00.000Z", // mhi
-      "2026-10-22T00:00:00.000Z", // hi
+    expect([w.head.day, w.head.lo, w.head.hlo, w.head.hhi, w.head.hi].map(iso)).toEqual([
+      "2026-10-21T00:00:00.000Z",
+      "2026-10-21T12:34:56.790Z",
+      "2026-10-21T13:00:00.000Z",
+      "2026-10-22T00:00:00.000Z",
+      "2026-10-22T00:00:00.000Z",
     ]);
-    expect(Object.values(w.tail).map(iso)).toEqual([
+    expect(hour(w.head.head)).toEqual([
+      "2026-10-21T12:00:00.000Z", // the hour
+      "2026-10-21T12:34:56.790Z", // raw from here
+      "2026-10-21T12:35:00.000Z", // minutes from here
+      "2026-10-21T13:00:00.000Z", // to here
+      "2026-10-21T13:00:00.000Z",
+    ]);
+    expect(w.head.tail.a).toBe(w.head.tail.b);
+    expect([w.tail.day, w.tail.lo, w.tail.hlo, w.tail.hhi, w.tail.hi].map(iso)).toEqual([
       "2026-11-20T00:00:00.000Z",
       "2026-11-20T00:00:00.000Z",
       "2026-11-20T00:00:00.000Z",
-      "2026-11-20T00:00:00.000Z",
+      "2026-11-20T12:00:00.000Z",
+      "2026-11-20T12:34:56.790Z",
+    ]);
+    expect(hour(w.tail.tail)).toEqual([
+      "2026-11-20T12:00:00.000Z",
+      "2026-11-20T12:00:00.000Z",
       "2026-11-20T12:00:00.000Z",
       "2026-11-20T12:34:00.000Z",
       "2026-11-20T12:34:56.790Z",
@@ -232,7 +251,7 @@ describe("aggregates over time buckets", () => {
     // a window inside one minute is one raw range
     const short = windowPieces(to - 20_000, to);
     expect(short.d1).toBe(short.d2);
-    expect([short.head.lo, short.head.mlo, short.head.mhi, short.head.hi]).toEqual([
+    expect([short.head.head.a, short.head.head.ma, short.head.head.mb, short.head.head.b]).toEqual([
       to - 19_999,
       to + 1,
       to + 1,
@@ -243,7 +262,7 @@ describe("aggregates over time buckets", () => {
     const midnight = Date.UTC(2026, 10, 20);
     const day = windowPieces(midnight, midnight + DAY);
     expect(day.head.lo).toBe(midnight + 1);
-    expect(day.head.mlo).toBe(midnight + MINUTE);
+    expect(day.head.head.ma).toBe(midnight + MINUTE);
   });
 
   it("says which aggregates read the raw window", () => {
@@ -282,16 +301,21 @@ describe("aggregates over time buckets", () => {
       await insertRows(clientId, made);
       rows.push(...made);
     }
-    for (let i = 0; i < 60; i++) {
+    const busyHour = NOW - 2 * DAY + 5 * HOUR;
+    for (let i = 0; i < 150; i++) {
       const made = makeRow(rnd, `single-${i}`, hotMinute);
-      if (i % 4 !== 3) {
+      if (i % 6 !== 5) {
         made.merchantId = "m-single";
-        made.occurredAt = new Date(NOW - 2 * DAY + Math.floor(rnd() * 20 * HOUR)).toISOString();
+        made.occurredAt = new Date(
+          i < 50 ? NOW - 2 * DAY + Math.floor(rnd() * 20 * HOUR) : busyHour + Math.floor(rnd() * HOUR),
+        ).toISOString();
       }
       await insertRows(clientId, [made]);
       rows.push(made);
     }
+    const busy = { dim: "merchantId", group: "m-single", hour: busyHour } as const;
     let compared = await compareMany(clientId, rnd, rows, 25, "after inserts");
+    compared += await compareMany(clientId, rnd, rows, 12, "after inserts, in the busy hour", busy);
 
     // updates: amounts (extremes removed), times (back-dated, moved across buckets), groups, status only
     const ids = (n: number) => Array.from({ length: n }, () => rows[Math.floor(rnd() * rows.length)]!.id);
@@ -339,11 +363,26 @@ describe("aggregates over time buckets", () => {
       clientId,
     );
     compared += await compareMany(clientId, rnd, stored, 40, "after updates and deletes");
+    compared += await compareMany(
+      clientId,
+      rnd,
+      stored,
+      12,
+      "after updates and deletes, in the busy hour",
+      busy,
+    );
 
     // every bucket holds what its rows hold; every group's day has its bucket; a dense day's hours and minutes
     // add up to the day
     const checks = await prisma.$queryRawUnsafe<
-      Array<{ wrong: bigint; missingDays: bigint; incomplete: bigint; dense: bigint }>
+      Array<{
+        wrong: bigint;
+        missingDays: bigint;
+        incomplete: bigint;
+        dense: bigint;
+        denseHours: bigint;
+        sparseHours: bigint;
+      }>
     >(
       `WITH b AS (SELECT * FROM "transaction_buckets" WHERE "clientId" = $1),
        raw AS (
@@ -363,17 +402,20 @@ describe("aggregates over time buckets", () => {
          (SELECT count(*) FROM raw WHERE r IS DISTINCT FROM ROW("count", "amountSum", "baseCount", "baseSum")) AS wrong,
          (SELECT count(*) FROM days d WHERE NOT EXISTS (SELECT 1 FROM b WHERE b."minutes" = 1440 AND b."dim" = d."dim"
             AND b."key" = d."key" AND b."start" = d."start")) AS "missingDays",
-         (SELECT count(*) FROM b d WHERE d."minutes" = 1440 AND d."denseXid" IS NOT NULL AND (
-            d."count" <> (SELECT coalesce(sum(h."count"), 0) FROM b h WHERE h."minutes" = 60 AND h."dim" = d."dim" AND h."key" = d."key"
-              AND h."start" >= d."start" AND h."start" < d."start" + interval '1 day')
-            OR d."count" <> (SELECT coalesce(sum(m."count"), 0) FROM b m WHERE m."minutes" = 1 AND m."dim" = d."dim" AND m."key" = d."key"
-              AND m."start" >= d."start" AND m."start" < d."start" + interval '1 day'))) AS incomplete,
-         (SELECT count(*) FROM b WHERE "minutes" = 1440 AND "denseXid" IS NOT NULL) AS dense`,
+         (SELECT count(*) FROM b d WHERE d."minutes" IN (1440, 60) AND d."denseXid" IS NOT NULL
+            AND d."count" <> (SELECT coalesce(sum(h."count"), 0) FROM b h WHERE h."minutes" = CASE d."minutes" WHEN 1440 THEN 60 ELSE 1 END
+              AND h."dim" = d."dim" AND h."key" = d."key"
+              AND h."start" >= d."start" AND h."start" < d."start" + d."minutes" * interval '1 minute')) AS incomplete,
+         (SELECT count(*) FROM b WHERE "minutes" = 1440 AND "denseXid" IS NOT NULL) AS dense,
+         (SELECT count(*) FROM b WHERE "minutes" = 60 AND "denseXid" IS NOT NULL) AS "denseHours",
+         (SELECT count(*) FROM b WHERE "minutes" = 60 AND "denseXid" IS NULL) AS "sparseHours"`,
       clientId,
     );
     expect(checks[0]).toMatchObject({ wrong: 0n, missingDays: 0n, incomplete: 0n });
-    // some group's days became dense (hours and minutes kept), others stayed sparse (raw rows read)
+    // some group's days became dense (hours kept), and some of their hours (minutes kept), others did not
     expect(Number(checks[0]!.dense)).toBeGreaterThan(0);
+    expect(Number(checks[0]!.denseHours)).toBeGreaterThan(0);
+    expect(Number(checks[0]!.sparseHours)).toBeGreaterThan(0);
     const stale = await prisma.$queryRawUnsafe<Array<{ n: bigint }>>(
       `SELECT count(*) AS n FROM "transaction_buckets" WHERE "clientId" = $1 AND "extremaStale"`,
       clientId,

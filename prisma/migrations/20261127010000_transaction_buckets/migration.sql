@@ -5,10 +5,11 @@
 -- with the count of transactions in it and the count, sum, min and max of "amount" and "baseAmount".
 -- Dimensions: 1 "userId", 2 "merchantId", 3 "accountId", 4 "userDeviceId", 5 "cardFingerprint".
 --
--- Every group has day buckets. A group's day becomes dense when it holds 48 transactions ("denseXid" set on
--- its day bucket, never unset): its hour and minute buckets are built from its rows at that moment (at most
--- 48 rows) and kept from then on. A sparse day is read from its raw rows (fewer than 48). So storage stays
--- about one row per group and day, plus the busy days' hours and minutes.
+-- Every group has day buckets. A group's day becomes dense when it holds 48 transactions ("denseXid" set on its
+-- day bucket, never unset): its hour buckets are built from its rows at that moment and kept from then on. An
+-- hour of a dense day becomes dense at 60 transactions, and its minute buckets are kept the same way. A sparse
+-- day (fewer than 48) or hour (fewer than 60) is read from its raw rows. So storage stays about one row per
+-- group and active day, plus the hours of busy days and the minutes of busy hours.
 --
 -- The only writer is the statement triggers below, so every writer of "transactions" keeps the buckets
 -- exact. Every change to a group's day takes its day bucket's row lock first, so the hour and minute
@@ -30,7 +31,7 @@ CREATE TABLE "transaction_buckets" (
   "baseMin" NUMERIC,
   "baseMax" NUMERIC,
   "extremaStale" BOOLEAN NOT NULL DEFAULT false,
-  -- day buckets only: the transaction that made the day dense (its hours and minutes are kept since)
+  -- day and hour buckets: the transaction that made it dense (its hours, or minutes, are kept since)
   "denseXid" BIGINT,
   CONSTRAINT "transaction_buckets_pkey" PRIMARY KEY ("clientId", "dim", "key", "minutes", "start")
 ) WITH (fillfactor = 80);
@@ -67,11 +68,12 @@ CREATE TYPE "transaction_bucket_net_row" AS (
   "stale" BOOLEAN
 );
 
--- A day bucket that is dense, and the transaction that made it so.
-CREATE TYPE "transaction_bucket_day" AS (
+-- A dense day (minutes 1440) or hour (60), and the transaction that made it so.
+CREATE TYPE "transaction_bucket_period" AS (
   "clientId" TEXT,
   "dim" SMALLINT,
   "key" TEXT,
+  "minutes" SMALLINT,
   "start" TIMESTAMPTZ,
   "denseXid" BIGINT
 );
@@ -128,106 +130,161 @@ RETURNS SETOF "transaction_bucket_net_row" LANGUAGE sql AS $fn$
     AND d."addedBaseMax" IS NOT DISTINCT FROM d."removedBaseMax")
 $fn$;
 
--- Hour and minute buckets of dense days, built from their raw rows (replacing what is there).
-CREATE FUNCTION "transaction_buckets_build_days"(days "transaction_bucket_day"[]) RETURNS void
-LANGUAGE sql AS $fn$
-  DELETE FROM "transaction_buckets" b USING unnest(days) d
-  WHERE b."clientId" = d."clientId" AND b."dim" = d."dim" AND b."key" = d."key" AND b."minutes" < 1440
-    AND b."start" >= d."start" AND b."start" < d."start" + interval '1 day';
-  INSERT INTO "transaction_buckets" ("clientId", "dim", "key", "minutes", "start", "count", "amountSum",
-    "amountMin", "amountMax", "baseCount", "baseSum", "baseMin", "baseMax")
-  SELECT r."clientId", r."dim", r."key", g."minutes", g."start", count(*), sum(r."amount"), min(r."amount"),
-    max(r."amount"), count(r."baseAmount"), coalesce(sum(r."baseAmount"), 0), min(r."baseAmount"), max(r."baseAmount")
-  FROM (
-    SELECT d."clientId", d."dim", d."key", t."occurredAt", t."amount", t."baseAmount" FROM unnest(days) d
-    JOIN "transactions" t ON t."clientId" = d."clientId" AND t."occurredAt" >= d."start" AND t."occurredAt" < d."start" + interval '1 day'
-      AND d."dim" = 1 AND t."userId" = d."key"
+-- The finer buckets of dense periods (a day: its hours, and the minutes of its dense hours; an hour: its
+-- minutes), built from their raw rows, replacing what is there. `mark` is the "denseXid" of an hour found dense.
+CREATE FUNCTION "transaction_buckets_build"(periods "transaction_bucket_period"[], mark BIGINT) RETURNS void
+LANGUAGE plpgsql AS $fn$
+DECLARE
+  hours "transaction_bucket_period"[];
+BEGIN
+  IF cardinality(periods) = 0 THEN
+    RETURN;
+  END IF;
+  DELETE FROM "transaction_buckets" b USING unnest(periods) p
+  WHERE b."clientId" = p."clientId" AND b."dim" = p."dim" AND b."key" = p."key" AND b."minutes" < p."minutes"
+    AND b."start" >= p."start" AND b."start" < p."start" + p."minutes" * interval '1 minute';
+  WITH rows AS (
+    SELECT p."clientId", p."dim", p."key", p."minutes" AS "of", t."occurredAt", t."amount", t."baseAmount"
+    FROM unnest(periods) p
+    JOIN "transactions" t ON t."clientId" = p."clientId" AND t."occurredAt" >= p."start"
+      AND t."occurredAt" < p."start" + p."minutes" * interval '1 minute'
+      AND p."dim" = 1 AND t."userId" = p."key"
     UNION ALL
-    SELECT d."clientId", d."dim", d."key", t."occurredAt", t."amount", t."baseAmount" FROM unnest(days) d
-    JOIN "transactions" t ON t."clientId" = d."clientId" AND t."occurredAt" >= d."start" AND t."occurredAt" < d."start" + interval '1 day'
-      AND d."dim" = 2 AND t."merchantId" = d."key"
+    SELECT p."clientId", p."dim", p."key", p."minutes", t."occurredAt", t."amount", t."baseAmount"
+    FROM unnest(periods) p
+    JOIN "transactions" t ON t."clientId" = p."clientId" AND t."occurredAt" >= p."start"
+      AND t."occurredAt" < p."start" + p."minutes" * interval '1 minute'
+      AND p."dim" = 2 AND t."merchantId" = p."key"
     UNION ALL
-    SELECT d."clientId", d."dim", d."key", t."occurredAt", t."amount", t."baseAmount" FROM unnest(days) d
-    JOIN "transactions" t ON t."clientId" = d."clientId" AND t."occurredAt" >= d."start" AND t."occurredAt" < d."start" + interval '1 day'
-      AND d."dim" = 3 AND t."accountId" = d."key"
+    SELECT p."clientId", p."dim", p."key", p."minutes", t."occurredAt", t."amount", t."baseAmount"
+    FROM unnest(periods) p
+    JOIN "transactions" t ON t."clientId" = p."clientId" AND t."occurredAt" >= p."start"
+      AND t."occurredAt" < p."start" + p."minutes" * interval '1 minute'
+      AND p."dim" = 3 AND t."accountId" = p."key"
     UNION ALL
-    SELECT d."clientId", d."dim", d."key", t."occurredAt", t."amount", t."baseAmount" FROM unnest(days) d
-    JOIN "transactions" t ON t."clientId" = d."clientId" AND t."occurredAt" >= d."start" AND t."occurredAt" < d."start" + interval '1 day'
-      AND d."dim" = 4 AND t."userDeviceId" = d."key"
+    SELECT p."clientId", p."dim", p."key", p."minutes", t."occurredAt", t."amount", t."baseAmount"
+    FROM unnest(periods) p
+    JOIN "transactions" t ON t."clientId" = p."clientId" AND t."occurredAt" >= p."start"
+      AND t."occurredAt" < p."start" + p."minutes" * interval '1 minute'
+      AND p."dim" = 4 AND t."userDeviceId" = p."key"
     UNION ALL
-    SELECT d."clientId", d."dim", d."key", t."occurredAt", t."amount", t."baseAmount" FROM unnest(days) d
-    JOIN "transactions" t ON t."clientId" = d."clientId" AND t."occurredAt" >= d."start" AND t."occurredAt" < d."start" + interval '1 day'
-      AND d."dim" = 5 AND t."cardFingerprint" = d."key"
-  ) r
-  CROSS JOIN LATERAL (VALUES (60::smallint, date_trunc('hour', r."occurredAt", 'UTC')),
-    (1::smallint, date_trunc('minute', r."occurredAt", 'UTC'))) AS g("minutes", "start")
-  GROUP BY 1, 2, 3, 4, 5;
+    SELECT p."clientId", p."dim", p."key", p."minutes", t."occurredAt", t."amount", t."baseAmount"
+    FROM unnest(periods) p
+    JOIN "transactions" t ON t."clientId" = p."clientId" AND t."occurredAt" >= p."start"
+      AND t."occurredAt" < p."start" + p."minutes" * interval '1 minute'
+      AND p."dim" = 5 AND t."cardFingerprint" = p."key"
+  ), built AS (
+    INSERT INTO "transaction_buckets" ("clientId", "dim", "key", "minutes", "start", "count", "amountSum",
+      "amountMin", "amountMax", "baseCount", "baseSum", "baseMin", "baseMax", "denseXid")
+    SELECT r."clientId", r."dim", r."key", CASE WHEN r."of" = 1440 THEN 60 ELSE 1 END,
+      date_trunc(CASE WHEN r."of" = 1440 THEN 'hour' ELSE 'minute' END, r."occurredAt", 'UTC'), count(*),
+      sum(r."amount"), min(r."amount"), max(r."amount"), count(r."baseAmount"), coalesce(sum(r."baseAmount"), 0),
+      min(r."baseAmount"), max(r."baseAmount"), CASE WHEN min(r."of") = 1440 AND count(*) >= 60 THEN mark END
+    FROM rows r
+    GROUP BY 1, 2, 3, 4, 5
+    RETURNING "clientId", "dim", "key", "minutes", "start", "denseXid"
+  )
+  SELECT coalesce(array_agg(ROW(h."clientId", h."dim", h."key", h."minutes", h."start", h."denseXid")::"transaction_bucket_period"), '{}')
+  INTO hours FROM built h WHERE h."denseXid" IS NOT NULL;
+  PERFORM "transaction_buckets_build"(hours, mark);
+END
 $fn$;
 
--- Applies changes: day buckets first (in key order, so concurrent writers lock them in one order; a day
--- reaching 48 transactions becomes dense), then the hour and minute buckets of the days that were dense
--- already, then builds those of the days that became dense in this transaction from their raw rows (which
--- include this change; a writer of the same day waits for this one at the day bucket, then adds its own).
+-- Applies changes, coarse to fine: day buckets first (in key order, so concurrent writers lock them in one
+-- order; a day reaching 48 transactions becomes dense), then the hour buckets of the days that were dense
+-- already (an hour reaching 60 becomes dense), then the minute buckets of the hours that were dense already;
+-- last, the days and hours that became dense in this transaction get their finer buckets from their raw rows
+-- (which include this change; a writer of the same day waits for this one at the day bucket, then adds its own).
 CREATE FUNCTION "transaction_buckets_change"(changes "transaction_bucket_change"[]) RETURNS void
 LANGUAGE plpgsql AS $fn$
 DECLARE
   xid BIGINT := txid_current();
   nets "transaction_bucket_net_row"[];
-  days "transaction_bucket_day"[];
+  days "transaction_bucket_period"[];
+  hours "transaction_bucket_period"[];
 BEGIN
   nets := ARRAY(SELECT n FROM "transaction_bucket_net"(changes) n);
   IF cardinality(nets) = 0 THEN
     RETURN;
   END IF;
+
   WITH up AS (
     INSERT INTO "transaction_buckets" AS b ("clientId", "dim", "key", "minutes", "start", "count", "amountSum",
-      "amountMin", "amountMax", "baseCount", "baseSum", "baseMin", "baseMax", "extremaStale", "denseXid")
+    "amountMin", "amountMax", "baseCount", "baseSum", "baseMin", "baseMax", "extremaStale", "denseXid")
     SELECT n."clientId", n."dim", n."key", n."minutes", n."start", n."count", n."amountSum", n."amountMin",
-      n."amountMax", n."baseCount", n."baseSum", n."baseMin", n."baseMax", n."stale",
-      CASE WHEN n."count" >= 48 THEN xid END
+    n."amountMax", n."baseCount", n."baseSum", n."baseMin", n."baseMax", n."stale", CASE WHEN n."count" >= 48 THEN xid END
     FROM unnest(nets) n WHERE n."minutes" = 1440
     ORDER BY 1, 2, 3, 4, 5
     ON CONFLICT ("clientId", "dim", "key", "minutes", "start") DO UPDATE SET
-      "count" = b."count" + excluded."count",
-      "amountSum" = b."amountSum" + excluded."amountSum",
-      "baseCount" = b."baseCount" + excluded."baseCount",
-      "baseSum" = b."baseSum" + excluded."baseSum",
-      -- an emptied bucket's extremes are known again: there are none
-      "amountMin" = CASE WHEN b."count" + excluded."count" = 0 THEN NULL ELSE least(b."amountMin", excluded."amountMin") END,
-      "amountMax" = CASE WHEN b."count" + excluded."count" = 0 THEN NULL ELSE greatest(b."amountMax", excluded."amountMax") END,
-      "baseMin" = CASE WHEN b."baseCount" + excluded."baseCount" = 0 THEN NULL ELSE least(b."baseMin", excluded."baseMin") END,
-      "baseMax" = CASE WHEN b."baseCount" + excluded."baseCount" = 0 THEN NULL ELSE greatest(b."baseMax", excluded."baseMax") END,
-      "extremaStale" = b."count" + excluded."count" <> 0 AND (b."extremaStale" OR excluded."extremaStale"),
-      "denseXid" = CASE WHEN b."denseXid" IS NULL AND b."count" + excluded."count" >= 48 THEN xid ELSE b."denseXid" END
-    RETURNING b."clientId", b."dim", b."key", b."start", b."denseXid"
+    "count" = b."count" + excluded."count",
+    "amountSum" = b."amountSum" + excluded."amountSum",
+    "baseCount" = b."baseCount" + excluded."baseCount",
+    "baseSum" = b."baseSum" + excluded."baseSum",
+    -- an emptied bucket's extremes are known again: there are none
+    "amountMin" = CASE WHEN b."count" + excluded."count" = 0 THEN NULL ELSE least(b."amountMin", excluded."amountMin") END,
+    "amountMax" = CASE WHEN b."count" + excluded."count" = 0 THEN NULL ELSE greatest(b."amountMax", excluded."amountMax") END,
+    "baseMin" = CASE WHEN b."baseCount" + excluded."baseCount" = 0 THEN NULL ELSE least(b."baseMin", excluded."baseMin") END,
+    "baseMax" = CASE WHEN b."baseCount" + excluded."baseCount" = 0 THEN NULL ELSE greatest(b."baseMax", excluded."baseMax") END,
+    "extremaStale" = b."count" + excluded."count" <> 0 AND (b."extremaStale" OR excluded."extremaStale"),
+    "denseXid" = CASE WHEN b."denseXid" IS NULL AND b."count" + excluded."count" >= 48 THEN xid ELSE b."denseXid" END
+    RETURNING b."clientId", b."dim", b."key", b."minutes", b."start", b."denseXid"
   )
-  SELECT coalesce(array_agg(ROW(up."clientId", up."dim", up."key", up."start", up."denseXid")::"transaction_bucket_day"), '{}')
+  SELECT coalesce(array_agg(ROW(up."clientId", up."dim", up."key", up."minutes", up."start", up."denseXid")::"transaction_bucket_period"), '{}')
   INTO days FROM up WHERE up."denseXid" IS NOT NULL;
   IF cardinality(days) = 0 THEN
     RETURN;
   END IF;
 
+  WITH up AS (
+    INSERT INTO "transaction_buckets" AS b ("clientId", "dim", "key", "minutes", "start", "count", "amountSum",
+    "amountMin", "amountMax", "baseCount", "baseSum", "baseMin", "baseMax", "extremaStale", "denseXid")
+    SELECT n."clientId", n."dim", n."key", n."minutes", n."start", n."count", n."amountSum", n."amountMin",
+    n."amountMax", n."baseCount", n."baseSum", n."baseMin", n."baseMax", n."stale", CASE WHEN n."count" >= 60 THEN xid END
+    FROM unnest(nets) n
+    JOIN unnest(days) d ON d."clientId" = n."clientId" AND d."dim" = n."dim" AND d."key" = n."key"
+      AND d."start" = date_trunc('day', n."start", 'UTC') AND d."denseXid" <> xid
+    WHERE n."minutes" = 60
+    ORDER BY 1, 2, 3, 4, 5
+    ON CONFLICT ("clientId", "dim", "key", "minutes", "start") DO UPDATE SET
+    "count" = b."count" + excluded."count",
+    "amountSum" = b."amountSum" + excluded."amountSum",
+    "baseCount" = b."baseCount" + excluded."baseCount",
+    "baseSum" = b."baseSum" + excluded."baseSum",
+    -- an emptied bucket's extremes are known again: there are none
+    "amountMin" = CASE WHEN b."count" + excluded."count" = 0 THEN NULL ELSE least(b."amountMin", excluded."amountMin") END,
+    "amountMax" = CASE WHEN b."count" + excluded."count" = 0 THEN NULL ELSE greatest(b."amountMax", excluded."amountMax") END,
+    "baseMin" = CASE WHEN b."baseCount" + excluded."baseCount" = 0 THEN NULL ELSE least(b."baseMin", excluded."baseMin") END,
+    "baseMax" = CASE WHEN b."baseCount" + excluded."baseCount" = 0 THEN NULL ELSE greatest(b."baseMax", excluded."baseMax") END,
+    "extremaStale" = b."count" + excluded."count" <> 0 AND (b."extremaStale" OR excluded."extremaStale"),
+    "denseXid" = CASE WHEN b."denseXid" IS NULL AND b."count" + excluded."count" >= 60 THEN xid ELSE b."denseXid" END
+    RETURNING b."clientId", b."dim", b."key", b."minutes", b."start", b."denseXid"
+  )
+  SELECT coalesce(array_agg(ROW(up."clientId", up."dim", up."key", up."minutes", up."start", up."denseXid")::"transaction_bucket_period"), '{}')
+  INTO hours FROM up WHERE up."denseXid" IS NOT NULL;
+
   INSERT INTO "transaction_buckets" AS b ("clientId", "dim", "key", "minutes", "start", "count", "amountSum",
-    "amountMin", "amountMax", "baseCount", "baseSum", "baseMin", "baseMax", "extremaStale")
+    "amountMin", "amountMax", "baseCount", "baseSum", "baseMin", "baseMax", "extremaStale", "denseXid")
   SELECT n."clientId", n."dim", n."key", n."minutes", n."start", n."count", n."amountSum", n."amountMin",
-    n."amountMax", n."baseCount", n."baseSum", n."baseMin", n."baseMax", n."stale"
+    n."amountMax", n."baseCount", n."baseSum", n."baseMin", n."baseMax", n."stale", NULL
   FROM unnest(nets) n
-  JOIN unnest(days) d ON d."clientId" = n."clientId" AND d."dim" = n."dim" AND d."key" = n."key"
-    AND d."start" = date_trunc('day', n."start", 'UTC') AND d."denseXid" <> xid
-  WHERE n."minutes" < 1440
+  JOIN unnest(hours) h ON h."clientId" = n."clientId" AND h."dim" = n."dim" AND h."key" = n."key"
+    AND h."start" = date_trunc('hour', n."start", 'UTC') AND h."denseXid" <> xid
+  WHERE n."minutes" = 1
   ORDER BY 1, 2, 3, 4, 5
   ON CONFLICT ("clientId", "dim", "key", "minutes", "start") DO UPDATE SET
     "count" = b."count" + excluded."count",
     "amountSum" = b."amountSum" + excluded."amountSum",
     "baseCount" = b."baseCount" + excluded."baseCount",
     "baseSum" = b."baseSum" + excluded."baseSum",
+    -- an emptied bucket's extremes are known again: there are none
     "amountMin" = CASE WHEN b."count" + excluded."count" = 0 THEN NULL ELSE least(b."amountMin", excluded."amountMin") END,
     "amountMax" = CASE WHEN b."count" + excluded."count" = 0 THEN NULL ELSE greatest(b."amountMax", excluded."amountMax") END,
     "baseMin" = CASE WHEN b."baseCount" + excluded."baseCount" = 0 THEN NULL ELSE least(b."baseMin", excluded."baseMin") END,
     "baseMax" = CASE WHEN b."baseCount" + excluded."baseCount" = 0 THEN NULL ELSE greatest(b."baseMax", excluded."baseMax") END,
     "extremaStale" = b."count" + excluded."count" <> 0 AND (b."extremaStale" OR excluded."extremaStale");
 
-  PERFORM "transaction_buckets_build_days"(ARRAY(SELECT d FROM unnest(days) d WHERE d."denseXid" = xid));
+  PERFORM "transaction_buckets_build"(ARRAY(SELECT d FROM unnest(days) d WHERE d."denseXid" = xid), xid);
+  PERFORM "transaction_buckets_build"(ARRAY(SELECT h FROM unnest(hours) h WHERE h."denseXid" = xid), xid);
 END
 $fn$;
 
@@ -282,10 +339,10 @@ CREATE FUNCTION "transaction_buckets_rebuild"(client TEXT) RETURNS void LANGUAGE
     (4::smallint, t."userDeviceId"), (5::smallint, t."cardFingerprint")) AS k("dim", "key")
   WHERE k."key" IS NOT NULL AND (client IS NULL OR t."clientId" = client)
   GROUP BY 1, 2, 3, 4, 5;
-  SELECT "transaction_buckets_build_days"(ARRAY(
-    SELECT ROW(b."clientId", b."dim", b."key", b."start", b."denseXid")::"transaction_bucket_day"
+  SELECT "transaction_buckets_build"(ARRAY(
+    SELECT ROW(b."clientId", b."dim", b."key", b."minutes", b."start", b."denseXid")::"transaction_bucket_period"
     FROM "transaction_buckets" b
-    WHERE b."minutes" = 1440 AND b."denseXid" IS NOT NULL AND (client IS NULL OR b."clientId" = client)));
+    WHERE b."minutes" = 1440 AND b."denseXid" IS NOT NULL AND (client IS NULL OR b."clientId" = client)), 0);
 $fn$;
 
 -- Triggers and the first build in one statement: the lock taken first keeps writers out until both are
