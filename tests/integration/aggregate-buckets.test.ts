@@ -2,6 +2,7 @@
 // the raw rows, for randomised histories: many rows in one minute, back-dated and future times, null groups
 // and base amounts, multi-row inserts, updates of amount, time, group and status, deletes, resubmissions
 // (the screened record as a virtual row), windows from seconds to 400 days ending on and off bucket bounds.
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db";
 import type { TAggregateDefinition } from "@/lib/rules/schemas";
@@ -210,6 +211,51 @@ async function compareMany(
   return compared;
 }
 
+/**
+ * Every bucket holds what its rows hold; every group's day has its bucket; a dense day's hours, and a dense
+ * hour's minutes, add up to it. With the counts of dense days and of dense and sparse hours.
+ */
+async function bucketChecks(clientId: string) {
+  const checks = await prisma.$queryRawUnsafe<
+    Array<{
+      wrong: bigint;
+      missingDays: bigint;
+      incomplete: bigint;
+      dense: bigint;
+      denseHours: bigint;
+      sparseHours: bigint;
+    }>
+  >(
+    `WITH b AS (SELECT * FROM "transaction_buckets" WHERE "clientId" = $1),
+       raw AS (
+         SELECT b."dim", b."key", b."minutes", b."start", b."count", b."amountSum", b."baseCount", b."baseSum",
+           (SELECT ROW(count(*), coalesce(sum(t."amount"), 0), count(t."baseAmount"), coalesce(sum(t."baseAmount"), 0))
+            FROM "transactions" t WHERE t."clientId" = $1
+              AND CASE b."dim" WHEN 1 THEN t."userId" WHEN 2 THEN t."merchantId" WHEN 3 THEN t."accountId"
+                WHEN 4 THEN t."userDeviceId" ELSE t."cardFingerprint" END = b."key"
+              AND t."occurredAt" >= b."start" AND t."occurredAt" < b."start" + b."minutes" * interval '1 minute') AS r
+         FROM b),
+       days AS (
+         SELECT DISTINCT k."dim", k."key", date_trunc('day', t."occurredAt", 'UTC') AS "start" FROM "transactions" t
+         CROSS JOIN LATERAL (VALUES (1::smallint, t."userId"), (2::smallint, t."merchantId"), (3::smallint, t."accountId"),
+           (4::smallint, t."userDeviceId"), (5::smallint, t."cardFingerprint")) AS k("dim", "key")
+         WHERE t."clientId" = $1 AND k."key" IS NOT NULL)
+       SELECT
+         (SELECT count(*) FROM raw WHERE r IS DISTINCT FROM ROW("count", "amountSum", "baseCount", "baseSum")) AS wrong,
+         (SELECT count(*) FROM days d WHERE NOT EXISTS (SELECT 1 FROM b WHERE b."minutes" = 1440 AND b."dim" = d."dim"
+            AND b."key" = d."key" AND b."start" = d."start")) AS "missingDays",
+         (SELECT count(*) FROM b d WHERE d."minutes" IN (1440, 60) AND d."denseXid" IS NOT NULL
+            AND d."count" <> (SELECT coalesce(sum(h."count"), 0) FROM b h WHERE h."minutes" = CASE d."minutes" WHEN 1440 THEN 60 ELSE 1 END
+              AND h."dim" = d."dim" AND h."key" = d."key"
+              AND h."start" >= d."start" AND h."start" < d."start" + d."minutes" * interval '1 minute')) AS incomplete,
+         (SELECT count(*) FROM b WHERE "minutes" = 1440 AND "denseXid" IS NOT NULL) AS dense,
+         (SELECT count(*) FROM b WHERE "minutes" = 60 AND "denseXid" IS NOT NULL) AS "denseHours",
+         (SELECT count(*) FROM b WHERE "minutes" = 60 AND "denseXid" IS NULL) AS "sparseHours"`,
+    clientId,
+  );
+  return checks;
+}
+
 describe("aggregates over time buckets", () => {
   it("cuts a window into whole days, two ragged days, their whole hours and ragged hours, and raw minutes", () => {
     const iso = (t: number) => new Date(t).toISOString();
@@ -372,45 +418,7 @@ describe("aggregates over time buckets", () => {
       busy,
     );
 
-    // every bucket holds what its rows hold; every group's day has its bucket; a dense day's hours and minutes
-    // add up to the day
-    const checks = await prisma.$queryRawUnsafe<
-      Array<{
-        wrong: bigint;
-        missingDays: bigint;
-        incomplete: bigint;
-        dense: bigint;
-        denseHours: bigint;
-        sparseHours: bigint;
-      }>
-    >(
-      `WITH b AS (SELECT * FROM "transaction_buckets" WHERE "clientId" = $1),
-       raw AS (
-         SELECT b."dim", b."key", b."minutes", b."start", b."count", b."amountSum", b."baseCount", b."baseSum",
-           (SELECT ROW(count(*), coalesce(sum(t."amount"), 0), count(t."baseAmount"), coalesce(sum(t."baseAmount"), 0))
-            FROM "transactions" t WHERE t."clientId" = $1
-              AND CASE b."dim" WHEN 1 THEN t."userId" WHEN 2 THEN t."merchantId" WHEN 3 THEN t."accountId"
-                WHEN 4 THEN t."userDeviceId" ELSE t."cardFingerprint" END = b."key"
-              AND t."occurredAt" >= b."start" AND t."occurredAt" < b."start" + b."minutes" * interval '1 minute') AS r
-         FROM b),
-       days AS (
-         SELECT DISTINCT k."dim", k."key", date_trunc('day', t."occurredAt", 'UTC') AS "start" FROM "transactions" t
-         CROSS JOIN LATERAL (VALUES (1::smallint, t."userId"), (2::smallint, t."merchantId"), (3::smallint, t."accountId"),
-           (4::smallint, t."userDeviceId"), (5::smallint, t."cardFingerprint")) AS k("dim", "key")
-         WHERE t."clientId" = $1 AND k."key" IS NOT NULL)
-       SELECT
-         (SELECT count(*) FROM raw WHERE r IS DISTINCT FROM ROW("count", "amountSum", "baseCount", "baseSum")) AS wrong,
-         (SELECT count(*) FROM days d WHERE NOT EXISTS (SELECT 1 FROM b WHERE b."minutes" = 1440 AND b."dim" = d."dim"
-            AND b."key" = d."key" AND b."start" = d."start")) AS "missingDays",
-         (SELECT count(*) FROM b d WHERE d."minutes" IN (1440, 60) AND d."denseXid" IS NOT NULL
-            AND d."count" <> (SELECT coalesce(sum(h."count"), 0) FROM b h WHERE h."minutes" = CASE d."minutes" WHEN 1440 THEN 60 ELSE 1 END
-              AND h."dim" = d."dim" AND h."key" = d."key"
-              AND h."start" >= d."start" AND h."start" < d."start" + d."minutes" * interval '1 minute')) AS incomplete,
-         (SELECT count(*) FROM b WHERE "minutes" = 1440 AND "denseXid" IS NOT NULL) AS dense,
-         (SELECT count(*) FROM b WHERE "minutes" = 60 AND "denseXid" IS NOT NULL) AS "denseHours",
-         (SELECT count(*) FROM b WHERE "minutes" = 60 AND "denseXid" IS NULL) AS "sparseHours"`,
-      clientId,
-    );
+    const checks = await bucketChecks(clientId);
     expect(checks[0]).toMatchObject({ wrong: 0n, missingDays: 0n, incomplete: 0n });
     // some group's days became dense (hours kept), and some of their hours (minutes kept), others did not
     expect(Number(checks[0]!.dense)).toBeGreaterThan(0);
@@ -423,5 +431,77 @@ describe("aggregates over time buckets", () => {
     // the updates removed extremes, so min and max went through the raw fallback above
     expect(Number(stale[0]!.n)).toBeGreaterThan(0);
     expect(compared).toBeGreaterThan(150);
+  }, 120_000);
+  it("stays exact with concurrent writers of one busy group, as its day and hours turn dense", async () => {
+    const { clientId } = await createTestClient({ name: "Buckets, concurrent" });
+    const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 8 });
+    const rnd = random(SEED + 1);
+    const hour = NOW - 6 * HOUR;
+    try {
+      // 8 writers, each row its own statement: one merchant in one hour (its day turns dense at 48, the hour at
+      // 60, while the others write), users shared between writers; some rows changed or deleted as they go
+      const errors: unknown[] = [];
+      await Promise.all(
+        Array.from({ length: 8 }, async (_, w) => {
+          for (let i = 0; i < 30; i++) {
+            const row = makeRow(rnd, `w${w}-${i}`, hour);
+            row.merchantId = "m-busy";
+            row.userId = `u${i % 3}`;
+            row.occurredAt = new Date(hour + Math.floor(rnd() * HOUR)).toISOString();
+            try {
+              await pool.query(
+                `INSERT INTO "transactions" ("clientId", "id", "userId", "merchantId", "accountId", "userDeviceId",
+                   "cardFingerprint", "status", "currencyCode", "amount", "baseAmount", "occurredAt", "data", "bodyHash",
+                   "riskLevel", "recommendedAction", "assessedAt")
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, 'PENDING', 'EUR', $8, $9, $10, '{}', 'h', 'low', 'ALLOW', now())`,
+                [
+                  clientId,
+                  row.id,
+                  row.userId,
+                  row.merchantId,
+                  row.accountId,
+                  row.userDeviceId,
+                  row.cardFingerprint,
+                  row.amount,
+                  row.baseAmount,
+                  row.occurredAt,
+                ],
+              );
+              if (i % 5 === 4)
+                await pool.query(
+                  `UPDATE "transactions" SET "amount" = "amount" + 7, "occurredAt" = "occurredAt" - interval '1 minute'
+                   WHERE "clientId" = $1 AND "id" = $2`,
+                  [clientId, `w${(w + 1) % 8}-${i - 2}`],
+                );
+              if (i % 7 === 6)
+                await pool.query(`DELETE FROM "transactions" WHERE "clientId" = $1 AND "id" = $2`, [
+                  clientId,
+                  `w${w}-${i - 3}`,
+                ]);
+            } catch (err) {
+              errors.push(err);
+            }
+          }
+        }),
+      );
+      // no deadlock, no failed statement
+      expect(errors).toEqual([]);
+    } finally {
+      await pool.end();
+    }
+    const checks = await bucketChecks(clientId);
+    expect(checks[0]).toMatchObject({ wrong: 0n, missingDays: 0n, incomplete: 0n });
+    expect(Number(checks[0]!.denseHours)).toBeGreaterThan(0);
+    const rows = await prisma.$queryRawUnsafe<TRow[]>(
+      `SELECT "id", "userId", "merchantId", "accountId", "userDeviceId", "cardFingerprint", "amount"::text,
+         "baseAmount"::text, to_char("occurredAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "occurredAt"
+       FROM "transactions" WHERE "clientId" = $1`,
+      clientId,
+    );
+    await compareMany(clientId, rnd, rows, 10, "after concurrent writers", {
+      dim: "merchantId",
+      group: "m-busy",
+      hour,
+    });
   }, 120_000);
 });
