@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { listAlerts } from "@/lib/alerts/list-alerts";
+import { ZListAlertsQuery } from "@/lib/alerts/schemas";
 import { prisma } from "@/lib/db";
 import { getOverview } from "@/lib/overview/get-overview";
 import { HOUR_MS } from "@/lib/overview/read-hourly";
@@ -98,6 +100,29 @@ describe("transactions list", () => {
     const pages = await allPages(clientId, { userId: "u-2", from: day, to: day, limit: "3" });
     expect(pages.flat().map((t) => t.id)).toEqual(newestFirst(rows.filter((r) => r.userId === "u-2")));
     expect(await allPages(clientId, { userId: "u-2", riskLevel: "n/a" })).toEqual([[]]);
+  });
+});
+
+describe("alerts queue", () => {
+  it("pages by cursor meet exactly inside a run of equal times", async () => {
+    const { clientId } = await createTestClient();
+    const base = Date.UTC(2026, 10, 20, 12);
+    // q-0 … q-6; q-2, q-3 and q-4 share one instant
+    for (let i = 0; i < 7; i++) {
+      const at = new Date(i >= 2 && i <= 4 ? base - 2 * MIN : base - i * MIN);
+      await prisma.$executeRaw`
+        INSERT INTO alerts (id, "clientId", "transactionId", "ruleRef", "ruleId", "ruleVersionId", "ruleName",
+          level, reason, "recommendedAction", "createdAt")
+        VALUES (${`q-${i}`}, ${clientId}, ${`t-${i}`}, 'R', 'R', 'R', 'R', 'high', 'r', 'REVIEW', ${at})`;
+    }
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listAlerts({ clientId, query: ZListAlertsQuery.parse({ limit: "2", cursor }) });
+      ids.push(...page.alerts.map((a) => a.id));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(ids).toEqual(["q-0", "q-1", "q-4", "q-3", "q-2", "q-5", "q-6"]);
   });
 });
 
