@@ -41,7 +41,7 @@ async function benchAdmin(clientId: string): Promise<void> {
   await query(
     `INSERT INTO dashboard_users (id, "clientId", email, name, "passwordHash", role, "updatedAt")
      VALUES ('bench-admin', $1, $2, 'Bench Admin', $3, 'admin', now())
-     ON CONFLICT (email) DO UPDATE SET "passwordHash" = $3, "disabledAt" = NULL, "mustChangePassword" = false`,
+     ON CONFLICT ("clientId", email) DO UPDATE SET "passwordHash" = $3, "disabledAt" = NULL, "mustChangePassword" = false`,
     [clientId, ADMIN.email, hash],
   );
   await query(`DELETE FROM sign_in_throttles`);
