@@ -107,7 +107,7 @@ export async function getOverview({
   };
 }
 
-/** How old the overview's figures may be: a scan of a day of transactions per page view is too much. */
+/** How old the overview's figures may be: even the open hours' reads are too many for every page view. */
 export const OVERVIEW_MAX_AGE_MS = 30_000;
 const overviews = recentStore<TOverview>();
 
