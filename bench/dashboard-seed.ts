@@ -321,6 +321,12 @@ async function main(): Promise<void> {
     () => getOverview({ clientId }),
     results,
   );
+  const { listRulesWithHits } = await import("@/lib/admin/list-rules-with-hits");
+  const officer = { id: viewer.id, clientId, email: "bench@bench.test", name: null, role: "admin" as const };
+  const firstRules = performance.now();
+  await listRulesWithHits(officer);
+  log(`rules list with hits, first call in this process: ${(performance.now() - firstRules).toFixed(1)} ms`);
+  await time("rules list with 7 days of hits (computed afresh)", () => listRulesWithHits(officer), results);
   await time("alerts queue: first page (open, 50)", alerts({}), results);
   await time(
     "alerts queue: page 41 by cursor (open, 100/page)",

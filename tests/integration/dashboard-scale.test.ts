@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { listRulesWithHits } from "@/lib/admin/list-rules-with-hits";
 import { listAlerts } from "@/lib/alerts/list-alerts";
 import { ZListAlertsQuery } from "@/lib/alerts/schemas";
 import { prisma } from "@/lib/db";
@@ -9,6 +10,7 @@ import {
   ZListTransactionsQuery,
   type TTransactionListItem,
 } from "@/lib/transactions/list-transactions";
+import { seedDemoRules } from "@/lib/rules/demo-rules";
 import { createTestClient } from "@/tests/factories";
 
 // What the dashboard does to stay fast at 10,000,000 transactions (docs/benchmarks-dashboard.md), held to
@@ -211,5 +213,42 @@ describe("overview by hour", () => {
       { ruleId: "R-A", ruleName: "R-A", count: 3 },
       { ruleId: "R-B", ruleName: "Rule B renamed", count: 2 },
     ]);
+  });
+});
+
+describe("rules list hit counts by hour", () => {
+  it("counts a rule's alerts per 24 hours of the week that ends with the current hour, as hours settle", async () => {
+    const { clientId } = await createTestClient();
+    const { clientId: other } = await createTestClient();
+    await seedDemoRules(clientId);
+    const rule = (await prisma.rule.findFirst({
+      where: { clientId, status: "active", subject: "transaction" },
+      orderBy: { ruleId: "asc" },
+    }))!;
+    const user = { id: "u", clientId, email: "o@x.test", name: null, role: "reporting_officer" as const };
+    const H = Math.floor(Date.now() / HOUR_MS) * HOUR_MS - 30 * HOUR_MS;
+    let n = 0;
+    const alert = (client: string, ms: number) =>
+      prisma.$executeRaw`
+        INSERT INTO alerts (id, "clientId", "transactionId", "ruleRef", "ruleId", "ruleVersionId", "ruleName",
+          level, reason, "recommendedAction", "createdAt")
+        VALUES (${`h-${++n}`}, ${client}, ${`t-${n}`}, ${rule.id}, ${rule.ruleId}, 'v', 'n', 'high', 'r', 'REVIEW',
+          ${new Date(H + ms)})`;
+    const hits = async (nowMs: number) => {
+      const row = (await listRulesWithHits(user, H + nowMs)).find((r) => r.ruleId === rule.ruleId)!;
+      return { hits24h: row.hits24h, hits7d: row.hits7d, daily: row.daily };
+    };
+    await alert(clientId, 10 * MIN); // the current hour
+    await alert(clientId, -23 * HOUR_MS); // the first hour of the last 24
+    await alert(clientId, -23 * HOUR_MS - 1); // the day before
+    await alert(clientId, -6 * 24 * HOUR_MS - 23 * HOUR_MS); // the week's first hour
+    await alert(clientId, -7 * 24 * HOUR_MS + HOUR_MS - 1); // before the week
+    await alert(other, 10 * MIN);
+    expect(await hits(20 * MIN)).toEqual({ hits24h: 2, hits7d: 4, daily: [1, 0, 0, 0, 0, 1, 2] });
+    // a later alert in the open hour; then the hour settles and the next one opens
+    await alert(clientId, 50 * MIN);
+    expect(await hits(55 * MIN)).toEqual({ hits24h: 3, hits7d: 5, daily: [1, 0, 0, 0, 0, 1, 3] });
+    await alert(clientId, HOUR_MS + 5 * MIN);
+    expect(await hits(HOUR_MS + 10 * MIN)).toEqual({ hits24h: 3, hits7d: 5, daily: [0, 0, 0, 0, 0, 2, 3] });
   });
 });
