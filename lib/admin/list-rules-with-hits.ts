@@ -58,7 +58,7 @@ async function ruleHits(clientId: string, now: number, withShadow: boolean): Pro
     { start: since, end: until, now: new Date(now) },
     (from, to) =>
       prisma.$queryRaw<TRuleHour[]>(Prisma.sql`
-      SELECT date_trunc('hour', "createdAt") AS hour, "ruleRef", count(*) AS hits
+      SELECT date_bin('1 hour', "createdAt", TIMESTAMPTZ 'epoch') AS hour, "ruleRef", count(*) AS hits
       FROM "alerts"
       WHERE "clientId" = ${clientId} AND "createdAt" >= ${from} AND "createdAt" < ${to}
       GROUP BY 1, 2`),

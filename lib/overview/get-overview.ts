@@ -44,7 +44,7 @@ export async function getOverview({
     // One pass over the hours of transactions gives all three screening figures.
     readHourly(screeningHours, clientId, { start, end, now }, (from, to) =>
       prisma.$queryRaw<TScreeningRow[]>(Prisma.sql`
-        SELECT date_trunc('hour', "createdAt") AS hour, "riskLevel", "recommendedAction", count(*) AS count
+        SELECT date_bin('1 hour', "createdAt", TIMESTAMPTZ 'epoch') AS hour, "riskLevel", "recommendedAction", count(*) AS count
         FROM transactions
         WHERE "clientId" = ${clientId} AND "createdAt" >= ${from} AND "createdAt" < ${to}
         GROUP BY 1, 2, 3`),
@@ -55,7 +55,7 @@ export async function getOverview({
       ) capped`),
     readHourly(ruleHours, clientId, { start: weekStart, end, now }, (from, to) =>
       prisma.$queryRaw<TRuleRow[]>(Prisma.sql`
-        SELECT date_trunc('hour', "createdAt") AS hour, "ruleId", max("ruleName") AS "ruleName", count(*) AS count
+        SELECT date_bin('1 hour', "createdAt", TIMESTAMPTZ 'epoch') AS hour, "ruleId", max("ruleName") AS "ruleName", count(*) AS count
         FROM alerts
         WHERE "clientId" = ${clientId} AND "createdAt" >= ${from} AND "createdAt" < ${to}
         GROUP BY 1, 2`),

@@ -21,7 +21,8 @@ export function hourlyStore<T>(): THourlyStore<T> {
 }
 
 /**
- * The rows of `read` for the hours [start, end) (both whole hours), each row carrying its hour: settled hours
+ * The rows of `read` for the hours [start, end) (both whole hours), each row carrying its UTC hour (SQL's
+ * `date_bin('1 hour', t, TIMESTAMPTZ 'epoch')`; `date_trunc` follows the session's time zone): settled hours
  * from the store when read before, the others from one call of `read` over [first unknown hour, end). What
  * that call answers for settled hours (empty hours included) is kept for the next time.
  */
@@ -40,7 +41,8 @@ export async function readHourly<T extends { hour: Date }>(
   const fresh = await read(new Date(from), end);
   const byHour = new Map<number, T[]>();
   for (const row of fresh) {
-    const hour = row.hour.getTime();
+    // whole UTC hours whatever the SQL answered, so that no row falls between the keys
+    const hour = Math.floor(row.hour.getTime() / HOUR_MS) * HOUR_MS;
     const list = byHour.get(hour);
     if (list) list.push(row);
     else byHour.set(hour, [row]);
