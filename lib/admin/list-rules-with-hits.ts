@@ -1,6 +1,6 @@
 import type { TSessionUser } from "@/lib/auth/session";
 import { recent, recentStore } from "@/lib/cache/recent";
-import { HOUR_MS, hourlyStore, readHourly } from "@/lib/overview/read-hourly";
+import { HOUR_MS, hourlyStore, readHourly } from "@/lib/cache/read-hourly";
 import { prisma } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { shownVersions } from "@/lib/rules/shown-versions";

@@ -1,7 +1,7 @@
 import { prisma } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { recent, recentStore } from "@/lib/cache/recent";
-import { HOUR_MS, hourlyStore, readHourly } from "@/lib/overview/read-hourly";
+import { HOUR_MS, hourlyStore, readHourly } from "@/lib/cache/read-hourly";
 import { riskRank } from "@/lib/risk/risk-levels";
 
 export type TOverview = {

@@ -4,7 +4,7 @@ import { listAlerts } from "@/lib/alerts/list-alerts";
 import { ZListAlertsQuery } from "@/lib/alerts/schemas";
 import { prisma } from "@/lib/db";
 import { getOverview } from "@/lib/overview/get-overview";
-import { HOUR_MS } from "@/lib/overview/read-hourly";
+import { HOUR_MS } from "@/lib/cache/read-hourly";
 import {
   listTransactions,
   ZListTransactionsQuery,
