@@ -1,5 +1,5 @@
 // Server time of every dashboard page in the production build, at volume: `next start` over the
-// database bench/dashboard-seed.ts loaded (1,000,000 transactions, 100,000 alerts, 20,000 cases),
+// database bench/dashboard-seed.ts loaded (1,000,000 or DASHBOARD_BENCH_ROWS transactions, a tenth as many alerts),
 // signed in as an admin of the bench client. Each page's HTML (server render with its data) and each
 // dashboard API call the page's screen makes on load are requested WARMUP times, then RUNS times one
 // after another; the table gives p50, p95 and max per URL in milliseconds, time to the last byte.
@@ -10,6 +10,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import bcrypt from "bcryptjs";
 import pg from "pg";
+import { encodeCursor } from "@/lib/alerts/keyset-cursor";
 
 const DB_URL =
   process.env.DASHBOARD_BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/rss_dashboard_bench";
@@ -17,6 +18,8 @@ const PORT = Number(process.env.PAGES_PORT ?? 3250);
 const RUNS = Number(process.env.PAGES_RUNS ?? 20);
 const WARMUP = 3;
 const BASE = process.env.PAGES_BASE_URL ?? `http://localhost:${PORT}`;
+// the seed's user with 10,000 transactions
+const BUSY_USER = "user-busy";
 const ADMIN = { email: "bench-admin@bench.test", password: "bench-admin-password" };
 
 function log(msg: string) {
@@ -38,7 +41,7 @@ async function benchAdmin(clientId: string): Promise<void> {
   await query(
     `INSERT INTO dashboard_users (id, "clientId", email, name, "passwordHash", role, "updatedAt")
      VALUES ('bench-admin', $1, $2, 'Bench Admin', $3, 'admin', now())
-     ON CONFLICT (email) DO UPDATE SET "passwordHash" = $3, "disabledAt" = NULL, "mustChangePassword" = false`,
+     ON CONFLICT ("clientId", email) DO UPDATE SET "passwordHash" = $3, "disabledAt" = NULL, "mustChangePassword" = false`,
     [clientId, ADMIN.email, hash],
   );
   await query(`DELETE FROM sign_in_throttles`);
@@ -126,6 +129,25 @@ async function main(): Promise<void> {
     clientId,
   ]);
 
+  // cursors as deep as the pager goes (15 days back; the busy user's 20 days back) and a day 20 days back
+  const cursorAt = async (days: number, userId?: string) => {
+    const [row] = await query<{ occurredAt: Date; id: string }>(
+      `SELECT "occurredAt", id FROM transactions WHERE "clientId" = $1 AND ($2::text IS NULL OR "userId" = $2)
+         AND "occurredAt" <= now() - make_interval(days => $3) ORDER BY "occurredAt" DESC, id DESC LIMIT 1`,
+      [clientId, userId ?? null, days],
+    );
+    return row ? encodeCursor({ at: row.occurredAt, id: row.id }) : "";
+  };
+  const deep = await cursorAt(15);
+  const [alertRow] = await query<{ createdAt: Date; id: string }>(
+    `SELECT "createdAt", id FROM alerts WHERE "clientId" = $1 AND status = 'open'
+       AND "createdAt" <= now() - interval '10 days' ORDER BY "createdAt" DESC, id DESC LIMIT 1`,
+    [clientId],
+  );
+  const deepAlert = alertRow ? encodeCursor({ at: alertRow.createdAt, id: alertRow.id }) : "";
+  const busyDeep = await cursorAt(20, BUSY_USER);
+  const day = new Date(Date.now() - 20 * 86_400_000).toISOString().slice(0, 10);
+
   const server = process.env.PAGES_BASE_URL ? null : startServer();
   try {
     await waitUp();
@@ -138,13 +160,29 @@ async function main(): Promise<void> {
       `/dashboard/cases/${someCase!.id}`,
       "/dashboard/alerts",
       "/dashboard-api/alerts?status=open",
+      `/dashboard-api/alerts?status=open&cursor=${deepAlert}`,
       "/dashboard/transactions",
       "/dashboard-api/transactions",
+      "/dashboard/transactions?riskLevel=n%2Fa&status=DECLINED",
+      `/dashboard-api/transactions?cursor=${deep}`,
+      "/dashboard-api/transactions?riskLevel=very_high",
+      "/dashboard-api/transactions?status=CHARGEBACK",
+      "/dashboard-api/transactions?riskLevel=n%2Fa&status=DECLINED",
+      `/dashboard-api/transactions?riskLevel=very_high&status=DECLINED&from=${day}&to=${day}`,
+      `/dashboard-api/transactions?riskLevel=high&cursor=${deep}`,
+      `/dashboard-api/transactions?from=${day}&to=${day}`,
+      "/dashboard-api/transactions?userId=user-42",
       "/dashboard/transactions/bench-live-4",
       "/dashboard/transactions/tx-123450",
       "/dashboard/users",
       "/dashboard-api/users",
       "/dashboard/users/user-7",
+      `/dashboard/users/${BUSY_USER}`,
+      `/dashboard-api/transactions?userId=${BUSY_USER}`,
+      `/dashboard-api/transactions?userId=${BUSY_USER}&riskLevel=n%2Fa`,
+      `/dashboard-api/transactions?userId=${BUSY_USER}&riskLevel=n%2Fa&status=DECLINED`,
+      `/dashboard-api/transactions?userId=${BUSY_USER}&cursor=${busyDeep}`,
+      `/dashboard-api/users/${BUSY_USER}/network?depth=1`,
       "/dashboard/rules",
       "/dashboard/rules/TX-LARGE-AMOUNT",
       "/dashboard/reports",

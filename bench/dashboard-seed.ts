@@ -1,19 +1,33 @@
-// Reviewer dashboard data loads at volume: seeds a scratch PostgreSQL database with 1,000,000
-// transactions (30 days, 100,000 users) and 100,000 alerts using generate_series (placed by the database
-// in 20,000 cases, 5 alerts each), then times the functions behind the overview, case inbox and case page,
-// alerts queue, transactions list, transaction page and user page.
+// Reviewer dashboard data loads at volume: seeds a scratch PostgreSQL database with N transactions
+// (default 1,000,000 over 30 days, N/10 users), N/10 alerts using generate_series (placed by the database in
+// N/50 cases, 5 alerts each) and one busy user with 10,000 transactions over the same 30 days, then times the
+// functions behind the overview, case inbox and case page, alerts queue, transactions list, transaction page
+// and user page.
 // Usage: npx tsx bench/dashboard-seed.ts
 // Environment: DASHBOARD_BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/rss_dashboard_bench),
+// DASHBOARD_BENCH_ROWS (transactions of the bench client, default 1000000),
 // DASHBOARD_BENCH_REUSE=1 to time an already seeded database again.
 import { spawnSync } from "node:child_process";
 import pg from "pg";
 
 const DB_URL =
   process.env.DASHBOARD_BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/rss_dashboard_bench";
-const TRANSACTIONS = 1_000_000;
-const USERS = 100_000;
-const ALERTS = 100_000;
-// every 5th transaction has an alert: 20,000 users with 5 alerts each, so 20,000 cases
+const TRANSACTIONS = Number(process.env.DASHBOARD_BENCH_ROWS ?? 1_000_000);
+if (!Number.isInteger(TRANSACTIONS / 50_000) || TRANSACTIONS < 50_000)
+  throw new Error("DASHBOARD_BENCH_ROWS: a multiple of 50000");
+const USERS = Math.floor(TRANSACTIONS / 10);
+const ALERTS = Math.floor(TRANSACTIONS / 10);
+// The seeded rows span 30 days whatever their number.
+const STEP_SECONDS = (30 * 86_400) / TRANSACTIONS;
+// A user with a long history, for the user page: 10,000 transactions over the same 30 days.
+// Every BUSY_EVERY-th row (offset 1, so none of them has one of the alerts below) is theirs, spread through the
+// table as a real customer's are.
+const BUSY_USER = "user-busy";
+const BUSY_TRANSACTIONS = 10_000;
+const BUSY_EVERY = TRANSACTIONS / BUSY_TRANSACTIONS;
+const userOf = (g: string) =>
+  `CASE WHEN ${g} % ${BUSY_EVERY} = 1 THEN '${BUSY_USER}' ELSE 'user-' || (${g} % ${USERS}) END`;
+// every 5th transaction of the newer half has an alert: N/50 users with 5 alerts each, so N/50 cases
 const ALERT_EVERY = 5;
 const RUNS = 7;
 
@@ -67,7 +81,7 @@ async function seed(): Promise<void> {
     FROM generate_series(0, ${USERS - 1}) g`);
   log(`users: ${USERS} (${secs()})`);
 
-  const batch = 250_000;
+  const batch = 500_000;
   for (let start = 0; start < TRANSACTIONS; start += batch) {
     const end = Math.min(TRANSACTIONS, start + batch) - 1;
     // riskLevel mix: 80 % low, 12 % medium, 6 % high, 1.5 % very_high, 0.5 % n/a; spread over 30 days
@@ -75,21 +89,28 @@ async function seed(): Promise<void> {
       INSERT INTO transactions ("clientId", id, "userId", "merchantId", status, direction, "paymentMethod",
         "currencyCode", amount, "occurredAt", data, "bodyHash", "riskLevel", "recommendedAction", "assessedAt",
         "createdAt", "updatedAt")
-      SELECT '${clientId}', 'tx-' || g, 'user-' || (g % ${USERS}), 'm' || (g % 500),
+      SELECT '${clientId}', 'tx-' || g, ${userOf("g")}, 'm' || (g % 500),
         (array['APPROVED','APPROVED','APPROVED','PENDING','DECLINED','FAILED'])[1 + g % 6],
         CASE WHEN g % 4 = 0 THEN 'payout' ELSE 'payin' END, 'card', 'EUR', (g % 20000) + 0.5,
-        now() - (g * interval '2.592 seconds'),
-        jsonb_build_object('id', 'tx-' || g, 'userId', 'user-' || (g % ${USERS}), 'amount', (g % 20000) + 0.5,
-          'currencyCode', 'EUR', 'status', 'APPROVED', 'paymentMethod', 'card', 'card', jsonb_build_object('bin', '411111')),
+        now() - (g * interval '${STEP_SECONDS} seconds'),
+        jsonb_build_object('id', 'tx-' || g, 'userId', ${userOf("g")}, 'amount', (g % 20000) + 0.5,
+          'currencyCode', 'EUR', 'status', 'APPROVED', 'paymentMethod', 'card', 'card', jsonb_build_object('bin', '411111'))
+          -- the busy user pays 20 other users (the network view's counterparties)
+          || CASE WHEN g % ${BUSY_EVERY} = 1 THEN jsonb_build_object('recipient', jsonb_build_object('id', 'user-' || (g % 20)))
+                  ELSE '{}'::jsonb END,
         md5(g::text),
         CASE WHEN g % 200 < 160 THEN 'low' WHEN g % 200 < 184 THEN 'medium' WHEN g % 200 < 196 THEN 'high'
              WHEN g % 200 < 199 THEN 'very_high' ELSE 'n/a' END,
         CASE WHEN g % 200 < 160 THEN 'ALLOW' WHEN g % 200 < 184 THEN 'REVIEW' WHEN g % 200 < 196 THEN 'STEP_UP_ID'
              WHEN g % 200 < 199 THEN 'BLOCK' ELSE 'ALLOW' END,
-        now() - (g * interval '2.592 seconds'), now() - (g * interval '2.592 seconds'), now()
+        now() - (g * interval '${STEP_SECONDS} seconds'), now() - (g * interval '${STEP_SECONDS} seconds'), now()
       FROM generate_series(${start}, ${end}) g`);
     log(`transactions: ${end + 1} (${secs()})`);
   }
+  await prisma.$executeRawUnsafe(`
+    INSERT INTO users ("clientId", id, "firstName", "lastName", email, status, data, "createdAt", "updatedAt")
+    VALUES ('${clientId}', '${BUSY_USER}', 'Busy', 'Trader', 'busy@mail.test', 'active',
+      jsonb_build_object('id', '${BUSY_USER}'), now() - interval '400 days', now())`);
   await prisma.$executeRawUnsafe(`
     INSERT INTO transactions ("clientId", id, "userId", status, "currencyCode", amount, "occurredAt", data, "bodyHash",
       "riskLevel", "recommendedAction", "assessedAt")
@@ -114,16 +135,26 @@ async function seed(): Promise<void> {
          numbered AS (SELECT row_number() OVER () - 1 AS i, * FROM r)
     INSERT INTO alerts (id, "clientId", "transactionId", "userId", "ruleRef", "ruleId", "ruleVersionId", "ruleName",
       level, reason, "recommendedAction", status, "reviewedBy", "reviewedAt", "createdAt")
-    SELECT 'alert-' || g, '${clientId}', 'tx-' || (g * ${ALERT_EVERY}), 'user-' || ((g * ${ALERT_EVERY}) % ${USERS}),
+    SELECT 'alert-' || g, '${clientId}', 'tx-' || (g * ${ALERT_EVERY}), ${userOf(`(g * ${ALERT_EVERY})`)},
       n.ref, n.rid, n.vid, n.name,
       n.level, 'seeded', n.action,
       CASE WHEN g % 10 < 6 THEN 'open' WHEN g % 10 < 8 THEN 'cleared' WHEN g % 10 < 9 THEN 'confirmed' ELSE 'escalated' END,
       CASE WHEN g % 10 < 6 THEN NULL ELSE 'rev@demo.test' END,
       CASE WHEN g % 10 < 6 THEN NULL ELSE now() END,
-      now() - (g * ${ALERT_EVERY} * interval '2.592 seconds')
+      now() - (g * ${ALERT_EVERY} * interval '${STEP_SECONDS} seconds')
     FROM generate_series(0, ${ALERTS - 1}) g
     JOIN numbered n ON n.i = g % ${ruleRows.length}
     ORDER BY g DESC`);
+  await prisma.$executeRawUnsafe(`
+    WITH r(ref, rid, vid, name, level, action) AS (VALUES ${ruleRows.join(",")}),
+         numbered AS (SELECT row_number() OVER () - 1 AS i, * FROM r)
+    INSERT INTO alerts (id, "clientId", "transactionId", "userId", "ruleRef", "ruleId", "ruleVersionId", "ruleName",
+      level, reason, "recommendedAction", status, "createdAt")
+    SELECT 'alert-busy-' || g, '${clientId}', 'tx-' || (g * 50 * ${BUSY_EVERY} + 1), '${BUSY_USER}', n.ref, n.rid,
+      n.vid, n.name, n.level, 'seeded', n.action, CASE WHEN g % 2 = 0 THEN 'open' ELSE 'cleared' END,
+      now() - ((g * 50 * ${BUSY_EVERY} + 1) * interval '${STEP_SECONDS} seconds')
+    FROM generate_series(0, ${BUSY_TRANSACTIONS / 50 - 1}) g
+    JOIN numbered n ON n.i = g % ${ruleRows.length}`);
   await prisma.$executeRawUnsafe(`ALTER TABLE alerts ENABLE TRIGGER alerts_place_in_case`);
   log(`alerts: ${ALERTS} (${secs()})`);
   await prisma.$executeRawUnsafe(`
@@ -221,6 +252,9 @@ async function main(): Promise<void> {
   const { getCaseDetail } = await import("@/lib/cases/get-case-detail");
   const { listCases } = await import("@/lib/cases/list-cases");
   const { ZCaseInboxQuery, ZListCasesQuery } = await import("@/lib/cases/schemas");
+  const { getUserNetwork } = await import("@/lib/links/get-user-network");
+  const { ZNetworkQuery } = await import("@/lib/links/network-schemas");
+  const { encodeCursor } = await import("@/lib/alerts/keyset-cursor");
   const { prisma } = await import("@/lib/db");
 
   const counts = await prisma.$queryRawUnsafe<{ t: bigint; a: bigint }[]>(
@@ -278,15 +312,35 @@ async function main(): Promise<void> {
     listAlerts({ clientId, query: ZListAlertsQuery.parse(q), currentUserId: "x" });
   const txs = (q: Record<string, string | undefined>) => () =>
     listTransactions({ clientId, query: ZListTransactionsQuery.parse(q) });
+  // the first call reads every settled hour of the windows (as after a server start); later ones the open hours
+  const first = performance.now();
+  await getOverview({ clientId });
+  log(`overview, first call in this process: ${(performance.now() - first).toFixed(1)} ms`);
   await time(
     "overview (24 h screenings, levels, actions, open, top rules)",
     () => getOverview({ clientId }),
     results,
   );
+  const { listRulesWithHits } = await import("@/lib/admin/list-rules-with-hits");
+  const officer = { id: viewer.id, clientId, email: "bench@bench.test", name: null, role: "admin" as const };
+  const firstRules = performance.now();
+  await listRulesWithHits(officer);
+  log(`rules list with hits, first call in this process: ${(performance.now() - firstRules).toFixed(1)} ms`);
+  await time("rules list with 7 days of hits (computed afresh)", () => listRulesWithHits(officer), results);
   await time("alerts queue: first page (open, 50)", alerts({}), results);
   await time(
     "alerts queue: page 41 by cursor (open, 100/page)",
     alerts({ limit: "100", cursor: deep }),
+    results,
+  );
+  const [deepAlert] = await prisma.$queryRawUnsafe<{ createdAt: Date; id: string }[]>(
+    `SELECT "createdAt", id FROM alerts WHERE "clientId" = $1 AND status = 'open'
+       AND "createdAt" <= now() - interval '10 days' ORDER BY "createdAt" DESC, id DESC LIMIT 1`,
+    clientId,
+  );
+  await time(
+    "alerts queue: open, by cursor 10 days deep",
+    alerts({ cursor: encodeCursor({ at: deepAlert!.createdAt, id: deepAlert!.id }) }),
     results,
   );
   await time("alerts queue: level=very_high", alerts({ level: "very_high" }), results);
@@ -307,6 +361,50 @@ async function main(): Promise<void> {
   await time("transactions: userId=user-42", txs({ userId: "user-42" }), results);
   await time("transactions: date range (one day, 7 d ago)", txs({ from: weekAgo, to: weekAgo }), results);
   await time("transactions: status=CHARGEBACK (no match)", txs({ status: "CHARGEBACK" }), results);
+  // a cursor as deep as the pager can go: the row 15 (20) days back
+  const cursorAt = async (days: number, where = "") => {
+    const [row] = await prisma.$queryRawUnsafe<{ occurredAt: Date; id: string }[]>(
+      `SELECT "occurredAt", id FROM transactions WHERE "clientId" = $1 ${where}
+         AND "occurredAt" <= now() - interval '${days} days' ORDER BY "occurredAt" DESC, id DESC LIMIT 1`,
+      clientId,
+    );
+    return encodeCursor({ at: row!.occurredAt, id: row!.id });
+  };
+  const deepTx = await cursorAt(15);
+  const dayAgo20 = new Date(Date.now() - 20 * 86_400_000).toISOString().slice(0, 10);
+  await time("transactions: page by cursor 15 days deep", txs({ cursor: deepTx }), results);
+  await time(
+    "transactions: riskLevel=n/a, status=DECLINED (no match)",
+    txs({ riskLevel: "n/a", status: "DECLINED" }),
+    results,
+  );
+  await time(
+    "transactions: very_high, DECLINED, one day 20 d ago",
+    txs({ riskLevel: "very_high", status: "DECLINED", from: dayAgo20, to: dayAgo20 }),
+    results,
+  );
+  await time(
+    "transactions: riskLevel=high, 15 days deep",
+    txs({ riskLevel: "high", cursor: deepTx }),
+    results,
+  );
+  await time("transactions: userId=nobody (no match)", txs({ userId: "nobody" }), results);
+  await time(`transactions: userId=${BUSY_USER} (10,000)`, txs({ userId: BUSY_USER }), results);
+  await time(
+    `transactions: userId=${BUSY_USER}, riskLevel=n/a`,
+    txs({ userId: BUSY_USER, riskLevel: "n/a" }),
+    results,
+  );
+  await time(
+    `transactions: userId=${BUSY_USER}, n/a, DECLINED (none)`,
+    txs({ userId: BUSY_USER, riskLevel: "n/a", status: "DECLINED" }),
+    results,
+  );
+  await time(
+    `transactions: userId=${BUSY_USER}, 20 days deep`,
+    txs({ userId: BUSY_USER, cursor: await cursorAt(20, `AND "userId" = '${BUSY_USER}'`) }),
+    results,
+  );
   await time(
     "transaction page (live screening, 5 rules fired)",
     () => getTransactionDetail({ clientId, transactionId: "bench-live-4" }),
@@ -323,6 +421,16 @@ async function main(): Promise<void> {
       Promise.all([
         getUserProfile({ clientId, userId: "user-7" }),
         listTransactions({ clientId, query: ZListTransactionsQuery.parse({ userId: "user-7" }) }),
+      ]),
+    results,
+  );
+  await time(
+    `user page of ${BUSY_USER} (profile + 50 transactions + network)`,
+    () =>
+      Promise.all([
+        getUserProfile({ clientId, userId: BUSY_USER }),
+        listTransactions({ clientId, query: ZListTransactionsQuery.parse({ userId: BUSY_USER }) }),
+        getUserNetwork({ clientId, userId: BUSY_USER, query: ZNetworkQuery.parse({ depth: "1" }) }),
       ]),
     results,
   );

@@ -1,5 +1,6 @@
 import type { TSessionUser } from "@/lib/auth/session";
 import { recent, recentStore } from "@/lib/cache/recent";
+import { HOUR_MS, hourlyStore, readHourly } from "@/lib/cache/read-hourly";
 import { prisma } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { shownVersions } from "@/lib/rules/shown-versions";
@@ -39,26 +40,37 @@ const DAY_MS = 86_400_000;
 
 type THits = { byRef: Map<string, { daily: number[]; hits24h: number }>; sampledSince: number | null };
 
-/** Hits per rule over 7 days: alerts, and with `withShadow` dry-run and muted hits in recent decisions. */
+type TRuleHour = { hour: Date; ruleRef: string; hits: bigint };
+const alertHours = hourlyStore<TRuleHour>();
+
+/**
+ * Hits per rule over the 7 × 24 hours that end with the current hour (daily[6] and hits24h: the last 24 of them):
+ * alerts by hour, each settled hour read once per process (readHourly), and with `withShadow` dry-run and muted
+ * hits in recent decisions.
+ */
 async function ruleHits(clientId: string, now: number, withShadow: boolean): Promise<THits> {
-  const since = new Date(now - 7 * DAY_MS);
-  const buckets = await prisma.$queryRaw<
-    Array<{ ruleRef: string; day: number; hits: bigint; hits24h: bigint }>
-  >(Prisma.sql`
-    SELECT "ruleRef",
-           floor(extract(epoch FROM (${new Date(now)}::timestamptz - "createdAt")) * 1000 / ${DAY_MS})::int AS day,
-           count(*) AS hits,
-           count(*) FILTER (WHERE "createdAt" > ${new Date(now - DAY_MS)}::timestamptz) AS "hits24h"
-    FROM "alerts"
-    WHERE "clientId" = ${clientId} AND "createdAt" > ${since}::timestamptz AND "createdAt" <= ${new Date(now)}::timestamptz
-    GROUP BY 1, 2`);
+  const end = Math.floor(now / HOUR_MS) * HOUR_MS + HOUR_MS;
+  const since = new Date(end - 7 * DAY_MS);
+  const until = new Date(end);
+  const hours = await readHourly(
+    alertHours,
+    clientId,
+    { start: since, end: until, now: new Date(now) },
+    (from, to) =>
+      prisma.$queryRaw<TRuleHour[]>(Prisma.sql`
+      SELECT date_bin('1 hour', "createdAt", TIMESTAMPTZ 'epoch') AS hour, "ruleRef", count(*) AS hits
+      FROM "alerts"
+      WHERE "clientId" = ${clientId} AND "createdAt" >= ${from} AND "createdAt" < ${to}
+      GROUP BY 1, 2`),
+  );
   const byRef = new Map<string, { daily: number[]; hits24h: number }>();
-  for (const b of buckets) {
-    const entry = byRef.get(b.ruleRef) ?? { daily: [0, 0, 0, 0, 0, 0, 0], hits24h: 0 };
-    const index = 6 - Math.min(6, Math.max(0, b.day));
-    entry.daily[index] = (entry.daily[index] ?? 0) + Number(b.hits);
-    entry.hits24h += Number(b.hits24h);
-    byRef.set(b.ruleRef, entry);
+  for (const h of hours) {
+    const entry = byRef.get(h.ruleRef) ?? { daily: [0, 0, 0, 0, 0, 0, 0], hits24h: 0 };
+    // 0: the last 24 hours
+    const day = Math.min(6, Math.max(0, Math.floor((end - 1 - h.hour.getTime()) / DAY_MS)));
+    entry.daily[6 - day] = (entry.daily[6 - day] ?? 0) + Number(h.hits);
+    if (day === 0) entry.hits24h += Number(h.hits);
+    byRef.set(h.ruleRef, entry);
   }
   let sampledSince: number | null = null;
   if (withShadow) {
@@ -74,13 +86,13 @@ async function ruleHits(clientId: string, now: number, withShadow: boolean): Pro
     >(Prisma.sql`
       WITH d AS MATERIALIZED (
         SELECT "createdAt", "evaluated" FROM "decisions"
-        WHERE "clientId" = ${clientId} AND "createdAt" > ${since}::timestamptz AND "createdAt" <= ${new Date(now)}::timestamptz
+        WHERE "clientId" = ${clientId} AND "createdAt" >= ${since}::timestamptz AND "createdAt" < ${until}::timestamptz
         ORDER BY "createdAt" DESC LIMIT ${SHADOW_SAMPLE}
       )
       SELECT e->>'ruleRef' AS "ruleRef",
-             floor(extract(epoch FROM (${new Date(now)}::timestamptz - d."createdAt")) * 1000 / ${DAY_MS})::int AS day,
+             floor((extract(epoch FROM (${until}::timestamptz - d."createdAt")) * 1000 - 1) / ${DAY_MS})::int AS day,
              count(*) AS hits,
-             count(*) FILTER (WHERE d."createdAt" > ${new Date(now - DAY_MS)}::timestamptz) AS "hits24h",
+             count(*) FILTER (WHERE d."createdAt" >= ${new Date(end - DAY_MS)}::timestamptz) AS "hits24h",
              (SELECT count(*) FROM d) AS sampled,
              (SELECT min("createdAt") FROM d) AS oldest
       FROM d, jsonb_array_elements(d."evaluated") e
@@ -98,13 +110,13 @@ async function ruleHits(clientId: string, now: number, withShadow: boolean): Pro
   return { byRef, sampledSince };
 }
 
-// The rules page reads hit counts at most this old: each count is a scan of a week of alerts.
+// The rules page reads hit counts at most this old: even the open hours and the decisions sample cost reads.
 const RULE_HITS_MAX_AGE_MS = 30_000;
 const recentHits = recentStore<THits>();
 
 /**
  * Rules at their live versions (else newest drafts) with hit counts over 7 days. Active rules: the alerts they
- * opened, from the (clientId, createdAt) index, so the cost is bounded by a week of alerts. Dry-run
+ * opened, from the (clientId, createdAt) index, by hour (settled hours read once, see ruleHits). Dry-run
  * and muted rules: triggered entries in the newest decisions (at most SHADOW_SAMPLE).
  */
 export async function listRulesWithHits(

@@ -42,8 +42,12 @@ export async function listAlerts({
 }): Promise<TAlertList> {
   const and: Prisma.AlertWhereInput[] = [];
   const cursor = decodeCursor(query.cursor);
+  // the plain bound starts the index scan at the cursor; the OR alone would be checked on every newer alert
   if (cursor)
-    and.push({ OR: [{ createdAt: { lt: cursor.at } }, { createdAt: cursor.at, id: { lt: cursor.id } }] });
+    and.push(
+      { createdAt: { lte: cursor.at } },
+      { OR: [{ createdAt: { lt: cursor.at } }, { createdAt: cursor.at, id: { lt: cursor.id } }] },
+    );
   const where: Prisma.AlertWhereInput = {
     clientId,
     ...(query.status !== "all" && { status: query.status }),

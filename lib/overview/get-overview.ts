@@ -1,6 +1,7 @@
 import { prisma } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { recent, recentStore } from "@/lib/cache/recent";
+import { HOUR_MS, hourlyStore, readHourly } from "@/lib/cache/read-hourly";
 import { riskRank } from "@/lib/risk/risk-levels";
 
 export type TOverview = {
@@ -14,13 +15,19 @@ export type TOverview = {
   generatedAt: number;
 };
 
-const HOUR_MS = 3_600_000;
 /** Beyond this the badge reads "10,000+": counting a huge backlog exactly buys nothing. */
 export const OPEN_ALERTS_CAP = 10_000;
 
+type TScreeningRow = { hour: Date; riskLevel: string; recommendedAction: string; count: bigint };
+type TRuleRow = { hour: Date; ruleId: string; ruleName: string; count: bigint };
+const screeningHours = hourlyStore<TScreeningRow>();
+const ruleHours = hourlyStore<TRuleRow>();
+
 /**
- * The overview page: every figure is bounded by time (24 h, 7 d) or capped, and read through the
- * (clientId, createdAt) indexes of transactions and alerts and (clientId, status, createdAt) of alerts.
+ * The overview page: every figure is bounded by time (the 24 hours and the 7 × 24 hours that end with the
+ * current hour) or capped. The hourly figures are read by hour through the (clientId, createdAt) indexes of
+ * transactions and alerts, settled hours once per process (readHourly); the open alerts through
+ * (clientId, status, createdAt) of alerts.
  */
 export async function getOverview({
   clientId,
@@ -31,29 +38,43 @@ export async function getOverview({
 }): Promise<TOverview> {
   const end = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS + HOUR_MS);
   const start = new Date(end.getTime() - 24 * HOUR_MS);
-  const weekAgo = new Date(now.getTime() - 7 * 24 * HOUR_MS);
+  const weekStart = new Date(end.getTime() - 7 * 24 * HOUR_MS);
 
-  const [screenings, openAlerts, topRules] = await Promise.all([
-    // One pass over the last 24 h of transactions gives all three screening figures.
-    prisma.$queryRaw<
-      { hour: Date; riskLevel: string; recommendedAction: string; count: bigint }[]
-    >(Prisma.sql`
-      SELECT date_trunc('hour', "createdAt") AS hour, "riskLevel", "recommendedAction", count(*) AS count
-      FROM transactions
-      WHERE "clientId" = ${clientId} AND "createdAt" >= ${start} AND "createdAt" < ${end}
-      GROUP BY 1, 2, 3`),
+  const [screenings, openAlerts, ruleRows] = await Promise.all([
+    // One pass over the hours of transactions gives all three screening figures.
+    readHourly(screeningHours, clientId, { start, end, now }, (from, to) =>
+      prisma.$queryRaw<TScreeningRow[]>(Prisma.sql`
+        SELECT date_bin('1 hour', "createdAt", TIMESTAMPTZ 'epoch') AS hour, "riskLevel", "recommendedAction", count(*) AS count
+        FROM transactions
+        WHERE "clientId" = ${clientId} AND "createdAt" >= ${from} AND "createdAt" < ${to}
+        GROUP BY 1, 2, 3`),
+    ),
     prisma.$queryRaw<{ count: bigint }[]>(Prisma.sql`
       SELECT count(*) AS count FROM (
         SELECT 1 FROM alerts WHERE "clientId" = ${clientId} AND status = 'open' LIMIT ${OPEN_ALERTS_CAP + 1}
       ) capped`),
-    prisma.$queryRaw<{ ruleId: string; ruleName: string; count: bigint }[]>(Prisma.sql`
-      SELECT "ruleId", max("ruleName") AS "ruleName", count(*) AS count
-      FROM alerts
-      WHERE "clientId" = ${clientId} AND "createdAt" >= ${weekAgo}
-      GROUP BY "ruleId"
-      ORDER BY count DESC, "ruleId"
-      LIMIT 8`),
+    readHourly(ruleHours, clientId, { start: weekStart, end, now }, (from, to) =>
+      prisma.$queryRaw<TRuleRow[]>(Prisma.sql`
+        SELECT date_bin('1 hour', "createdAt", TIMESTAMPTZ 'epoch') AS hour, "ruleId", max("ruleName") AS "ruleName", count(*) AS count
+        FROM alerts
+        WHERE "clientId" = ${clientId} AND "createdAt" >= ${from} AND "createdAt" < ${to}
+        GROUP BY 1, 2`),
+    ),
   ]);
+
+  // a rule's name as its latest alert gave it
+  const rules = new Map<string, { ruleId: string; ruleName: string; count: number; at: number }>();
+  for (const row of ruleRows) {
+    const rule = rules.get(row.ruleId) ?? { ruleId: row.ruleId, ruleName: row.ruleName, count: 0, at: 0 };
+    rule.count += Number(row.count);
+    if (row.hour.getTime() >= rule.at)
+      Object.assign(rule, { ruleName: row.ruleName, at: row.hour.getTime() });
+    rules.set(row.ruleId, rule);
+  }
+  const topRules = [...rules.values()]
+    .sort((a, b) => b.count - a.count || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0))
+    .slice(0, 8)
+    .map(({ ruleId, ruleName, count }) => ({ ruleId, ruleName, count }));
 
   const perHour = Array.from({ length: 24 }, (_, i) => ({ hour: start.getTime() + i * HOUR_MS, count: 0 }));
   const byLevel = new Map<string, number>();
@@ -81,12 +102,12 @@ export async function getOverview({
       .sort((a, b) => riskRank(b.key) - riskRank(a.key)),
     byAction: sorted(byAction),
     openAlerts: { count: Math.min(open, OPEN_ALERTS_CAP), capped: open > OPEN_ALERTS_CAP },
-    topRules7d: topRules.map((r) => ({ ruleId: r.ruleId, ruleName: r.ruleName, count: Number(r.count) })),
+    topRules7d: topRules,
     generatedAt: now.getTime(),
   };
 }
 
-/** How old the overview's figures may be: a scan of a day of transactions per page view is too much. */
+/** How old the overview's figures may be: even the open hours' reads are too many for every page view. */
 export const OVERVIEW_MAX_AGE_MS = 30_000;
 const overviews = recentStore<TOverview>();
 
