@@ -4,7 +4,7 @@ import { listAlerts } from "@/lib/alerts/list-alerts";
 import { ZListAlertsQuery } from "@/lib/alerts/schemas";
 import { prisma } from "@/lib/db";
 import { getOverview } from "@/lib/overview/get-overview";
-import { HOUR_MS } from "@/lib/cache/read-hourly";
+import { HOUR_MS, REREAD_MS } from "@/lib/cache/read-hourly";
 import {
   listTransactions,
   ZListTransactionsQuery,
@@ -182,6 +182,17 @@ describe("overview by hour", () => {
         { key: "low", count: 2 },
       ],
     });
+    // a settled hour's row changes (a resubmission re-screened t-1 as low): the kept figures are read again
+    // once they are REREAD_MS old, not before
+    await prisma.$executeRaw`UPDATE transactions SET "riskLevel" = 'low' WHERE "clientId" = ${clientId} AND id = 't-1'`;
+    expect((await overview(HOUR_MS + 35 * MIN)).levels).toEqual([
+      { key: "high", count: 2 },
+      { key: "low", count: 2 },
+    ]);
+    expect((await overview(HOUR_MS + 30 * MIN + REREAD_MS)).levels).toEqual([
+      { key: "high", count: 1 },
+      { key: "low", count: 3 },
+    ]);
     // 23 hours on, t-1's hour has left the window
     expect((await overview(22 * HOUR_MS + 30 * MIN)).screened).toBe(3);
   });
