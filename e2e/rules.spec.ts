@@ -191,6 +191,115 @@ test("the new-rule form starts clean and creates a draft that does not screen", 
   expect(await screen(request, 5)).not.toContain("E2E-RULES-DRAFT");
 });
 
+test("the condition holds exactly what was typed while validation answers come back late", async ({
+  page,
+}) => {
+  // A loaded machine: the browser's frames come 250 ms late, and the engine answers 1.5 s after it is
+  // asked, so the answer for earlier text comes back while the author types on.
+  await page.addInitScript(() => {
+    const request = window.requestAnimationFrame.bind(window);
+    const cancel = window.cancelAnimationFrame.bind(window);
+    const late = new Map<number, { timer: number; frame?: number }>();
+    let next = 0;
+    window.requestAnimationFrame = (callback) => {
+      const id = ++next;
+      const timer = window.setTimeout(() => {
+        late.get(id)!.frame = request((at) => {
+          late.delete(id);
+          callback(at);
+        });
+      }, 250);
+      late.set(id, { timer });
+      return id;
+    };
+    window.cancelAnimationFrame = (id) => {
+      const entry = late.get(id);
+      if (!entry) return;
+      window.clearTimeout(entry.timer);
+      if (entry.frame !== undefined) cancel(entry.frame);
+      late.delete(id);
+    };
+  });
+  type TAnswer = { valid: boolean; errors: Array<{ field: string; message: string }> };
+  const answers = new Map<string, TAnswer>();
+  const conditionOf = (body: unknown) => (body as { definition: { condition: string } }).definition.condition;
+  await page.route("**/dashboard-api/rules/validate", async (route) => {
+    const response = await route.fetch();
+    answers.set(conditionOf(route.request().postDataJSON()), (await response.json()) as TAnswer);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // the editor aborts a request for text the author has since changed
+    await route.fulfill({ response }).catch(() => undefined);
+  });
+  const asked = (text: string) =>
+    page.waitForRequest(
+      (r) => r.url().endsWith("/dashboard-api/rules/validate") && conditionOf(r.postDataJSON()) === text,
+    );
+
+  await signIn(page, DEMO.admin);
+  await page.goto("/dashboard/rules/TX-ROUND-AMOUNT");
+  const condition = page.getByLabel("Condition (CEL)");
+  const state = page.getByTestId("validation-state");
+  await expect(state).toHaveText("Valid");
+  // every state the editor shows, with the text beside it then
+  await page.evaluate(() => {
+    const seen: Array<{ state: string; errors: string[]; text: string }> = [];
+    (window as unknown as { seen: typeof seen }).seen = seen;
+    const text = document.getElementById("rule-condition") as HTMLTextAreaElement;
+    const record = () =>
+      seen.push({
+        state: document.querySelector('[data-testid="validation-state"]')?.textContent ?? "",
+        errors: [...document.querySelectorAll('[data-testid="error-rule-condition"]')].map(
+          (e) => e.textContent ?? "",
+        ),
+        text: text.value,
+      });
+    new MutationObserver(record).observe(document.body, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+    });
+    // and after each key, once the editor has rendered it (what it shows while the author types)
+    text.addEventListener("input", () => setTimeout(record));
+  });
+
+  await condition.fill("");
+  await condition.pressSequentially("transaction.amo");
+  await condition.press("Enter");
+  const first = "transaction.amount >= 50000";
+  const firstAsked = asked(first);
+  await condition.pressSequentially(" >= 50000", { delay: 100 });
+  await expect(condition).toHaveValue(first);
+  // typing on, at ten keys a second, while the engine works on the text so far
+  await firstAsked;
+  const typed = `${first} && transaction.amout > 1`;
+  await condition.pressSequentially(" && transaction.amout > 1", { delay: 100 });
+  await expect(condition).toHaveValue(typed);
+
+  // the final answer is the final text's
+  await expect(page.getByTestId("error-rule-condition")).toHaveText(
+    "1:44: unknown field transaction.amout; did you mean amount?",
+  );
+  await expect(page.getByTestId("condition-marker")).toContainText(typed);
+  await expect(state).toHaveText("1 problem");
+  await expect(page.getByRole("button", { name: "Save draft" })).toBeDisabled();
+  await expect(condition).toHaveValue(typed);
+  await page.screenshot({ path: `${SHOTS}/rules-slow-validation.png`, fullPage: true });
+
+  // and no answer was ever shown beside text it was not the answer for
+  const seen = await page.evaluate(
+    () => (window as unknown as { seen: Array<{ state: string; errors: string[]; text: string }> }).seen,
+  );
+  expect(seen.map((s) => s.text)).toContain(first);
+  for (const shown of seen) {
+    if (shown.state === "Checking…" || shown.state === "") continue;
+    const answer = answers.get(shown.text);
+    expect(answer, `an answer for ${JSON.stringify(shown.text)}`).toBeDefined();
+    expect(shown.state === "Valid", JSON.stringify(shown)).toBe(answer!.valid);
+    const messages = answer!.errors.filter((e) => e.field === "condition").map((e) => e.message);
+    expect(shown.errors, JSON.stringify(shown)).toEqual(messages);
+  }
+});
+
 test("the live-status dialog takes focus even while Apply has nothing to apply, and Escape gives it back", async ({
   page,
 }) => {

@@ -1,6 +1,7 @@
 "use client";
 
 import { useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { flushSync } from "react-dom";
 import { applyCompletion, complete, tokenAt, type TCompletion } from "@/components/rules/completions";
 import { cx, inputClass } from "@/components/ui";
 
@@ -43,9 +44,13 @@ export function ConditionInput({
     const replacement = applyCompletion(token.token, option.label);
     const next = value.slice(0, token.start) + replacement + value.slice(caret);
     const position = token.start + replacement.length;
-    onChange(next);
-    setCaret(position);
-    requestAnimationFrame(() => ref.current?.setSelectionRange(position, position));
+    // The caret goes after the completion in the same task: placed at the next frame instead, it
+    // landed after whatever was typed meanwhile on a loaded machine and split the text there.
+    flushSync(() => {
+      onChange(next);
+      setCaret(position);
+    });
+    ref.current?.setSelectionRange(position, position);
   }
 
   function onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>) {

@@ -13,23 +13,39 @@ function rulePath(ruleId: string, rest = ""): string {
   return `/dashboard-api/rules/${encodeURIComponent(ruleId)}${rest}`;
 }
 
-/** Validates the definition with the rule engine 400 ms after the author stops typing. */
-export function useRuleValidation(definition: Record<string, unknown>) {
-  const [debounced, setDebounced] = useState(definition);
+export type TRuleValidation = {
+  /** The engine's answer for exactly the definition passed in; undefined until it has come back. */
+  result: { valid: boolean; errors: TFieldError[] } | undefined;
+  /** Waiting for the author to pause, or for the engine's answer to this definition. */
+  checking: boolean;
+};
+
+/**
+ * Validates the definition with the rule engine 400 ms after the author stops typing. An answer is
+ * only ever given for the definition it was asked about: while the definition differs from the one
+ * last sent (typing on), or its answer is still on the way, there is none (`checking`), so an answer
+ * for earlier text is never shown beside newer text nor lets it be saved. The form keeps its own
+ * state: nothing here writes to it.
+ */
+export function useRuleValidation(definition: Record<string, unknown>): TRuleValidation {
   const serialized = JSON.stringify(definition);
+  const [debounced, setDebounced] = useState(serialized);
   useEffect(() => {
-    const timer = setTimeout(() => setDebounced(JSON.parse(serialized) as Record<string, unknown>), 400);
+    const timer = setTimeout(() => setDebounced(serialized), 400);
     return () => clearTimeout(timer);
   }, [serialized]);
-  return useQuery({
+  const query = useQuery({
     queryKey: ruleKeys.validation(debounced),
-    queryFn: () =>
+    // an answer nobody waits for any more is not waited for either
+    queryFn: ({ signal }) =>
       apiFetch<{ valid: boolean; errors: TFieldError[] }>("/dashboard-api/rules/validate", {
-        json: { definition: debounced },
+        json: { definition: JSON.parse(debounced) as Record<string, unknown> },
+        signal,
       }),
     staleTime: Infinity,
-    placeholderData: (previous) => previous,
   });
+  const current = debounced === serialized;
+  return { result: current ? query.data : undefined, checking: !current || query.isPending };
 }
 
 /** Saves a draft: a new rule (no ruleId) or the next version of an existing one. */

@@ -88,9 +88,10 @@ const NEW_AGGREGATE: TAggregateRow = {
 
 /**
  * Create or edit a rule. Every change is validated by the rule engine (debounced) and the messages
- * appear under their fields; saving writes a new draft version, which never changes what screens
- * (publishing is the status control's job). A field's problems show once it has been touched, so a
- * new form does not open covered in "Required".
+ * appear under their fields: only ever those of the form as it now stands (the form holds what the
+ * author typed and nothing else; an answer for earlier text is dropped). Saving writes a new draft
+ * version, which never changes what screens (publishing is the status control's job). A field's
+ * problems show once it has been touched, so a new form does not open covered in "Required".
  */
 export function RuleEditor({
   initial,
@@ -116,7 +117,7 @@ export function RuleEditor({
   const definition = definitionFromForm(form);
   const validation = useRuleValidation(definition);
   const shown = (field: string) => touched.has("*") || touched.has(field.split(".")[0]!);
-  const errors = (validation.data?.errors ?? []).filter((e) => shown(e.field));
+  const errors = (validation.result?.errors ?? []).filter((e) => shown(e.field));
   const errorsFor = (field: string) => errors.filter((e) => e.field === field);
   // the id of a new rule is checked on save (uniqueness), so its "draft" stand-in is not shown
   const otherErrors = errors.filter(
@@ -227,9 +228,9 @@ export function RuleEditor({
               />
             </Field>
             <p className="mt-1 text-xs text-slate-600" data-testid="validation-state">
-              {validation.isFetching
+              {validation.checking
                 ? "Checking…"
-                : validation.data?.valid
+                : validation.result?.valid
                   ? "Valid"
                   : errors.length
                     ? `${errors.length} problem${errors.length === 1 ? "" : "s"}`
@@ -379,7 +380,7 @@ export function RuleEditor({
                   ? `Saving creates a new draft from v${basedOn.version}; the live version keeps screening until you publish.`
                   : "Saving creates a new draft; screening does not change until a version is published."}
             </p>
-            <Button type="submit" disabled={save.isPending || !validation.data?.valid}>
+            <Button type="submit" disabled={save.isPending || !validation.result?.valid}>
               {save.isPending ? "Saving…" : mode === "new" ? "Create draft" : "Save draft"}
             </Button>
           </div>

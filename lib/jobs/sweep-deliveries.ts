@@ -19,9 +19,12 @@ export type TSweepResult = { requested: number; failed: number };
  * added, the total span stays bounded). A delivery swept `MAX_SWEEPS` times in a row without an
  * attempt recorded or a redelivery in between is marked failed instead (an admin can redeliver it).
  *
- * Only one sweep runs at a time (a transaction-scoped advisory lock; a driver that does not get it
- * skips), and a delivery changed by another sweep since this statement's snapshot is re-checked
- * against its `sweptAt` before it is taken (`FOR UPDATE`), so it is requested once.
+ * Only one sweep runs at a time: a transaction-scoped advisory lock, taken in a statement of its own
+ * before the sweep's (a driver that does not get it skips). The sweep statement's snapshot is thus
+ * taken after the previous sweep committed, so it sees that sweep's outbox rows as live work and its
+ * `sweptAt`, whatever the grace. (Taken inside the sweep statement, the lock came after the
+ * statement's snapshot: a sweep that started while another ran and got the lock once that one had
+ * committed did not see its requests, and with no grace requested every delivery a second time.)
  */
 export async function sweepStuckDeliveries({
   graceMs,
@@ -30,10 +33,21 @@ export async function sweepStuckDeliveries({
   graceMs: number;
   limit?: number;
 }): Promise<TSweepResult> {
-  const { rows } = await jobsPool().query<{ status: string; n: number }>(
-    `
-    WITH lock AS (SELECT pg_try_advisory_xact_lock($1::bigint) AS held),
-    cutoff AS (SELECT now() - make_interval(secs => $2::float8 / 1000) AS at),
+  const client = await jobsPool().connect();
+  try {
+    await client.query("BEGIN");
+    const lock = await client.query<{ held: boolean }>(
+      "SELECT pg_try_advisory_xact_lock($1::bigint) AS held",
+      [SWEEP_LOCK],
+    );
+    if (!lock.rows[0]?.held) {
+      await client.query("ROLLBACK");
+      client.release();
+      return { requested: 0, failed: 0 };
+    }
+    const { rows } = await client.query<{ status: string; n: number }>(
+      `
+    WITH cutoff AS (SELECT now() - make_interval(secs => $1::float8 / 1000) AS at),
     live AS (
       SELECT e -> 'data' ->> 'deliveryId' AS id
       FROM job_runs j
@@ -48,13 +62,12 @@ export async function sweepStuckDeliveries({
       SELECT d.id, CASE WHEN d."sweptAt" IS NOT NULL AND d."updatedAt" <= d."sweptAt"
                         THEN d.sweeps + 1 ELSE 1 END AS sweeps
       FROM webhook_deliveries d
-      WHERE (SELECT held FROM lock)
-        AND d.status = 'pending'
+      WHERE d.status = 'pending'
         AND COALESCE(d."nextAttemptAt", d."createdAt") < (SELECT at FROM cutoff)
         AND (d."sweptAt" IS NULL OR d."sweptAt" < (SELECT at FROM cutoff))
         AND NOT EXISTS (SELECT 1 FROM live WHERE live.id = d.id)
       ORDER BY COALESCE(d."nextAttemptAt", d."createdAt")
-      LIMIT $3::int
+      LIMIT $2::int
       FOR UPDATE OF d SKIP LOCKED
     ),
     swept AS (
@@ -62,24 +75,31 @@ export async function sweepStuckDeliveries({
         sweeps = c.sweeps,
         "sweptAt" = now(),
         "updatedAt" = now(),
-        status = CASE WHEN c.sweeps > $4::int THEN 'failed' ELSE d.status END,
-        "nextAttemptAt" = CASE WHEN c.sweeps > $4::int THEN NULL ELSE d."nextAttemptAt" END,
-        "lastError" = CASE WHEN c.sweeps > $4::int THEN $6 ELSE d."lastError" END
+        status = CASE WHEN c.sweeps > $3::int THEN 'failed' ELSE d.status END,
+        "nextAttemptAt" = CASE WHEN c.sweeps > $3::int THEN NULL ELSE d."nextAttemptAt" END,
+        "lastError" = CASE WHEN c.sweeps > $3::int THEN $5 ELSE d."lastError" END
       FROM stuck c
       WHERE d.id = c.id
       RETURNING d.id, d."clientId", d.status, d.attempts
     ),
     requested AS (
       INSERT INTO outbox_events (id, "clientId", name, data)
-      SELECT gen_random_uuid()::text, s."clientId", $5, jsonb_build_object('deliveryId', s.id, 'n', s.attempts + 1)
+      SELECT gen_random_uuid()::text, s."clientId", $4, jsonb_build_object('deliveryId', s.id, 'n', s.attempts + 1)
       FROM swept s WHERE s.status = 'pending'
       RETURNING 1
     )
     SELECT 'requested' AS status, (SELECT count(*)::int FROM requested) AS n
     UNION ALL
     SELECT 'failed', (SELECT count(*)::int FROM swept WHERE status = 'failed')`,
-    [SWEEP_LOCK, graceMs, limit, MAX_SWEEPS, WEBHOOK_RETRY_EVENT, SWEPT_OUT_ERROR],
-  );
-  const count = (status: string) => rows.find((r) => r.status === status)?.n ?? 0;
-  return { requested: count("requested"), failed: count("failed") };
+      [graceMs, limit, MAX_SWEEPS, WEBHOOK_RETRY_EVENT, SWEPT_OUT_ERROR],
+    );
+    await client.query("COMMIT");
+    client.release();
+    const count = (status: string) => rows.find((r) => r.status === status)?.n ?? 0;
+    return { requested: count("requested"), failed: count("failed") };
+  } catch (err) {
+    // a connection left in an unknown state (an open transaction) is not given back to the pool
+    client.release(err instanceof Error ? err : true);
+    throw err;
+  }
 }
