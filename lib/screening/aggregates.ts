@@ -195,11 +195,12 @@ function bucketedAggregate(
     groupValue: string;
     from: () => string;
     to: () => string;
-    screenedId: (() => string) | null;
+    /** the CTE of the screened id's stored row, when the screened record is a virtual row of this table */
+    stored: (() => string) | null;
     rawSource: string;
   },
 ): string {
-  const { spec, plan, c, groupValue, from, to, screenedId, rawSource } = args;
+  const { spec, plan, c, groupValue, from, to, stored, rawSource } = args;
   const window = windowMs(spec.window);
   const pieces = (i: TAggregateInput) => windowPieces(i.timestamp - window, i.timestamp);
   const at = (get: (p: ReturnType<typeof windowPieces>) => number) =>
@@ -250,12 +251,12 @@ function bucketedAggregate(
       );
     }
   }
-  if (screenedId) {
+  if (stored) {
     // the stored row of the screened id leaves the buckets (extremes unknown then), the virtual row enters
     const where = `t."clientId" = ${c} AND ${group} = ${groupValue} AND (${inBuckets.map((b) => b()).join(" OR ")})`;
     parts.push(
       `SELECT -${one} AS n, -${value} AS s, NULL::numeric AS mn, NULL::numeric AS mx, true AS stale
-       FROM "transactions" t WHERE t."id" = ${screenedId()} AND ${where}`,
+       FROM ${stored()} t WHERE ${where}`,
       `SELECT ${one} AS n, ${value} AS s, ${value} AS mn, ${value} AS mx, false AS stale FROM s t WHERE ${where}`,
     );
   }
@@ -431,6 +432,17 @@ export function aggregateTemplate(
     // reads the screened record's own table, e.g. an event screening counting transactions only)
     let screenedIdSql: string | null = null;
     const screenedId = () => (screenedIdSql ??= params.input((i) => i.subjectId, "text"));
+    // the stored row of the screened id (a resubmission), read once for every bucketed aggregate
+    let storedRow: string | null = null;
+    const stored = () => {
+      if (!storedRow) {
+        storedRow = "so";
+        ctes.push(
+          `so AS MATERIALIZED (SELECT * FROM "transactions" WHERE "clientId" = ${c} AND "id" = ${screenedId()})`,
+        );
+      }
+      return storedRow;
+    };
     if (screenedOver) {
       ctes.push(
         `s AS (SELECT * FROM jsonb_populate_record(NULL::${TABLES[screenedOver]}, ${params.input((i) => JSON.stringify(i.screenedRow), "jsonb")}))`,
@@ -462,7 +474,7 @@ export function aggregateTemplate(
             groupValue,
             from,
             to,
-            screenedId: screenedOver === spec.over ? screenedId : null,
+            stored: screenedOver === spec.over ? stored : null,
             rawSource: source,
           }),
         );

@@ -82,7 +82,7 @@ CREATE TYPE "transaction_bucket_period" AS (
 -- a removed extreme (with no equal or more extreme value added) makes the bucket's extremes unknown. Read
 -- fresh: a concurrent writer's add only moves an extreme outwards, and its removal marks the bucket itself.
 -- A row updated without a change of its groups, time or amounts nets to nothing.
-CREATE FUNCTION "transaction_bucket_net"(changes "transaction_bucket_change"[])
+CREATE FUNCTION "transaction_bucket_net"(changes "transaction_bucket_change"[], grains SMALLINT[])
 RETURNS SETOF "transaction_bucket_net_row" LANGUAGE sql AS $fn$
   WITH exploded AS (
     SELECT c."clientId", k."dim", k."key", g."minutes", g."start", c."sign", c."amount", c."baseAmount"
@@ -92,7 +92,7 @@ RETURNS SETOF "transaction_bucket_net_row" LANGUAGE sql AS $fn$
     CROSS JOIN LATERAL (VALUES (1440::smallint, date_trunc('day', c."occurredAt", 'UTC')),
       (60::smallint, date_trunc('hour', c."occurredAt", 'UTC')),
       (1::smallint, date_trunc('minute', c."occurredAt", 'UTC'))) AS g("minutes", "start")
-    WHERE k."key" IS NOT NULL
+    WHERE k."key" IS NOT NULL AND g."minutes" = ANY (grains)
   ), delta AS (
     SELECT e."clientId", e."dim", e."key", e."minutes", e."start",
       sum(e."sign")::bigint AS "count",
@@ -121,8 +121,13 @@ RETURNS SETOF "transaction_bucket_net_row" LANGUAGE sql AS $fn$
     OR (d."removedBaseMax" IS NOT NULL AND (b."baseMax" IS NULL OR d."removedBaseMax" >= b."baseMax")
        AND (d."addedBaseMax" IS NULL OR d."addedBaseMax" < d."removedBaseMax"))
   FROM delta d
-  LEFT JOIN "transaction_buckets" b ON b."clientId" = d."clientId" AND b."dim" = d."dim" AND b."key" = d."key"
-    AND b."minutes" = d."minutes" AND b."start" = d."start"
+  -- the bucket's extremes, read only when something was removed (an insert reads no bucket here)
+  LEFT JOIN LATERAL (
+    SELECT b."amountMin", b."amountMax", b."baseMin", b."baseMax" FROM "transaction_buckets" b
+    WHERE (d."removedAmountMin" IS NOT NULL OR d."removedBaseMin" IS NOT NULL)
+      AND b."clientId" = d."clientId" AND b."dim" = d."dim" AND b."key" = d."key"
+      AND b."minutes" = d."minutes" AND b."start" = d."start"
+  ) b ON true
   WHERE NOT (d."count" = 0 AND d."amountSum" = 0 AND d."baseCount" = 0 AND d."baseSum" = 0
     AND d."addedAmountMin" IS NOT DISTINCT FROM d."removedAmountMin"
     AND d."addedAmountMax" IS NOT DISTINCT FROM d."removedAmountMax"
@@ -203,7 +208,8 @@ DECLARE
   days "transaction_bucket_period"[];
   hours "transaction_bucket_period"[];
 BEGIN
-  nets := ARRAY(SELECT n FROM "transaction_bucket_net"(changes) n);
+  -- the days first: most groups never have a dense day, and their changes need no finer nets
+  nets := ARRAY(SELECT n FROM "transaction_bucket_net"(changes, '{1440}') n);
   IF cardinality(nets) = 0 THEN
     RETURN;
   END IF;
@@ -233,6 +239,11 @@ BEGIN
   INTO days FROM up WHERE up."denseXid" IS NOT NULL;
   IF cardinality(days) = 0 THEN
     RETURN;
+  END IF;
+  IF EXISTS (SELECT 1 FROM unnest(days) d WHERE d."denseXid" <> xid) THEN
+    nets := ARRAY(SELECT n FROM "transaction_bucket_net"(changes, '{60,1}') n);
+  ELSE
+    nets := '{}';
   END IF;
 
   WITH up AS (
