@@ -203,8 +203,11 @@ function bucketedAggregate(
   const { spec, plan, c, groupValue, from, to, stored, rawSource } = args;
   const window = windowMs(spec.window);
   const pieces = (i: TAggregateInput) => windowPieces(i.timestamp - window, i.timestamp);
+  // Each bound is read through a scalar subquery, so a plan made for one request's values (a custom plan)
+  // costs what the plan for any values (the generic plan) costs: PostgreSQL then keeps the generic plan of the
+  // named statement after its first executions instead of planning this large statement on every request.
   const at = (get: (p: ReturnType<typeof windowPieces>) => number) =>
-    params.input((i) => new Date(get(pieces(i))).toISOString(), "timestamptz");
+    `(SELECT ${params.input((i) => new Date(get(pieces(i))).toISOString(), "timestamptz")})`;
   const f = plan.field;
   const group = groupExpr("transaction", "t", spec.groupBy, params);
   const ofGroup = `b."clientId" = ${c} AND b."dim" = ${plan.dim} AND b."key" = ${groupValue}`;

@@ -82,8 +82,11 @@ CREATE TYPE "transaction_bucket_period" AS (
 -- a removed extreme (with no equal or more extreme value added) makes the bucket's extremes unknown. Read
 -- fresh: a concurrent writer's add only moves an extreme outwards, and its removal marks the bucket itself.
 -- A row updated without a change of its groups, time or amounts nets to nothing.
+-- (PL/pgSQL, so that its plan is kept per session: a SQL function's body would be planned on every call)
 CREATE FUNCTION "transaction_bucket_net"(changes "transaction_bucket_change"[], grains SMALLINT[])
-RETURNS SETOF "transaction_bucket_net_row" LANGUAGE sql AS $fn$
+RETURNS SETOF "transaction_bucket_net_row" LANGUAGE plpgsql AS $fn$
+BEGIN
+  RETURN QUERY
   WITH exploded AS (
     SELECT c."clientId", k."dim", k."key", g."minutes", g."start", c."sign", c."amount", c."baseAmount"
     FROM unnest(changes) AS c
@@ -132,7 +135,8 @@ RETURNS SETOF "transaction_bucket_net_row" LANGUAGE sql AS $fn$
     AND d."addedAmountMin" IS NOT DISTINCT FROM d."removedAmountMin"
     AND d."addedAmountMax" IS NOT DISTINCT FROM d."removedAmountMax"
     AND d."addedBaseMin" IS NOT DISTINCT FROM d."removedBaseMin"
-    AND d."addedBaseMax" IS NOT DISTINCT FROM d."removedBaseMax")
+    AND d."addedBaseMax" IS NOT DISTINCT FROM d."removedBaseMax");
+END
 $fn$;
 
 -- The finer buckets of dense periods (a day: its hours, and the minutes of its dense hours; an hour: its
