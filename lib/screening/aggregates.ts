@@ -217,10 +217,12 @@ function bucketedAggregate(
        AND b."start" >= ${lo} AND b."start" < ${hi} AND ${guard}`;
   const value = `t.${f.column}`;
   const one = spec.function === "count" ? "1" : `(${value} IS NOT NULL)::int`;
-  const raw = (lo: string, hi: string, guard: string) =>
-    `SELECT ${one} AS n, ${value} AS s, ${value} AS mn, ${value} AS mx, false AS stale
+  const raw = (lo: string, hi: string, guard: string, less = false) =>
+    `SELECT ${less ? `-${one}` : one} AS n, ${less ? `-${value}` : value} AS s, ${less ? "NULL::numeric" : value} AS mn,
+       ${less ? "NULL::numeric" : value} AS mx, false AS stale
      FROM ${rawSource} t WHERE t."clientId" = ${c} AND ${group} = ${groupValue}
        AND t."occurredAt" >= ${lo} AND t."occurredAt" < ${hi} AND ${guard}`;
+  const extremes = spec.function === "min" || spec.function === "max";
   const dense = (minutes: number, start: string) =>
     `coalesce((SELECT b."denseXid" IS NOT NULL FROM "transaction_buckets" b WHERE ${ofGroup}
        AND b."minutes" = ${minutes} AND b."start" = ${start}), false)`;
@@ -243,15 +245,45 @@ function bucketedAggregate(
       const h = (k: keyof THourPart) => at((p) => p[end][side][k]);
       const hour = `g."${end}_${side}"`;
       hourFlags.push(`CASE WHEN ${day} THEN ${dense(60, h("hour"))} ELSE false END AS "${end}_${side}"`);
+      // a sparse hour's rows; when the part starts at the hour's start it ends the window (the whole hours
+      // are in [hlo, hhi)): for a count or a sum, the hour's bucket less its rows after `to`
+      if (extremes) parts.push(raw(h("a"), h("b"), `${day} AND NOT ${hour}`));
+      else {
+        const starts = `${h("a")} = ${h("hour")}`;
+        const hourEnd = `${h("hour")} + interval '1 hour'`;
+        parts.push(
+          raw(h("a"), h("b"), `${day} AND NOT ${hour} AND NOT (${starts})`),
+          buckets(60, h("hour"), hourEnd, `${day} AND NOT ${hour} AND ${starts} AND ${h("a")} < ${h("b")}`),
+          raw(h("b"), hourEnd, `${day} AND NOT ${hour} AND ${starts} AND ${h("a")} < ${h("b")}`, true),
+        );
+        inBuckets.push(
+          () =>
+            `(${day} AND NOT ${hour} AND ${h("a")} = ${h("hour")} AND ${h("a")} < ${h("b")} ` +
+            `AND t."occurredAt" >= ${h("hour")} AND t."occurredAt" < ${h("hour")} + interval '1 hour')`,
+        );
+      }
       parts.push(
-        raw(h("a"), h("b"), `${day} AND NOT ${hour}`),
         raw(h("a"), h("ma"), `${day} AND ${hour}`),
         buckets(1, h("ma"), h("mb"), `${day} AND ${hour}`),
-        raw(h("mb"), h("b"), `${day} AND ${hour}`),
       );
       inBuckets.push(
         () => `(${day} AND ${hour} AND t."occurredAt" >= ${h("ma")} AND t."occurredAt" < ${h("mb")})`,
       );
+      // [mb, b) is empty or ends the window (b is an hour's end, or `to`): for a count or a sum, the minute's
+      // bucket less its rows after `to`, which a screening of the present does not have yet, rather than
+      // every row of the minute so far (a busy group writes thousands in a minute). Min and max read the rows.
+      if (extremes) parts.push(raw(h("mb"), h("b"), `${day} AND ${hour}`));
+      else {
+        const minute = (k: "mb") => `${h(k)} + interval '1 minute'`;
+        parts.push(
+          buckets(1, h("mb"), minute("mb"), `${day} AND ${hour} AND ${h("mb")} < ${h("b")}`),
+          raw(h("b"), minute("mb"), `${day} AND ${hour} AND ${h("mb")} < ${h("b")}`, true),
+        );
+        inBuckets.push(
+          () =>
+            `(${day} AND ${hour} AND ${h("mb")} < ${h("b")} AND t."occurredAt" >= ${h("mb")} AND t."occurredAt" < ${minute("mb")})`,
+        );
+      }
     }
   }
   if (stored) {
