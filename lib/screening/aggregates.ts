@@ -202,20 +202,12 @@ function bucketedAggregate(
 ): string {
   const { spec, plan, c, groupValue, from, to, stored, rawSource } = args;
   const window = windowMs(spec.window);
-  // the window's cut, once per request; each bound one parameter, however often the text uses it
-  const cut = new WeakMap<TAggregateInput, ReturnType<typeof windowPieces>>();
-  const pieces = (i: TAggregateInput) => {
-    let p = cut.get(i);
-    if (!p) cut.set(i, (p = windowPieces(i.timestamp - window, i.timestamp)));
-    return p;
-  };
-  const bounds = new Map<string, string>();
-  const at = (name: string, get: (p: ReturnType<typeof windowPieces>) => number) => {
-    let sql = bounds.get(name);
-    if (!sql)
-      bounds.set(name, (sql = params.input((i) => new Date(get(pieces(i))).toISOString(), "timestamptz")));
-    return sql;
-  };
+  const pieces = (i: TAggregateInput) => windowPieces(i.timestamp - window, i.timestamp);
+  // Each bound is read through a scalar subquery, so a plan made for one request's values (a custom plan)
+  // costs what the plan for any values (the generic plan) costs: PostgreSQL then keeps the generic plan of the
+  // named statement after its first executions instead of planning this large statement on every request.
+  const at = (get: (p: ReturnType<typeof windowPieces>) => number) =>
+    `(SELECT ${params.input((i) => new Date(get(pieces(i))).toISOString(), "timestamptz")})`;
   const f = plan.field;
   const group = groupExpr("transaction", "t", spec.groupBy, params);
   const ofGroup = `b."clientId" = ${c} AND b."dim" = ${plan.dim} AND b."key" = ${groupValue}`;
@@ -225,17 +217,15 @@ function bucketedAggregate(
        AND b."start" >= ${lo} AND b."start" < ${hi} AND ${guard}`;
   const value = `t.${f.column}`;
   const one = spec.function === "count" ? "1" : `(${value} IS NOT NULL)::int`;
-  const raw = (lo: string, hi: string, guard: string, less = false) =>
-    `SELECT ${less ? `-${one}` : one} AS n, ${less ? `-${value}` : value} AS s, ${less ? "NULL::numeric" : value} AS mn,
-       ${less ? "NULL::numeric" : value} AS mx, false AS stale
+  const raw = (lo: string, hi: string, guard: string) =>
+    `SELECT ${one} AS n, ${value} AS s, ${value} AS mn, ${value} AS mx, false AS stale
      FROM ${rawSource} t WHERE t."clientId" = ${c} AND ${group} = ${groupValue}
        AND t."occurredAt" >= ${lo} AND t."occurredAt" < ${hi} AND ${guard}`;
-  const extremes = spec.function === "min" || spec.function === "max";
   const dense = (minutes: number, start: string) =>
     `coalesce((SELECT b."denseXid" IS NOT NULL FROM "transaction_buckets" b WHERE ${ofGroup}
        AND b."minutes" = ${minutes} AND b."start" = ${start}), false)`;
-  const d1 = at("d1", (p) => p.d1);
-  const d2 = at("d2", (p) => p.d2);
+  const d1 = at((p) => p.d1);
+  const d2 = at((p) => p.d2);
   const parts = [buckets(1440, d1, d2, "true")];
   // where the window is read from buckets (a parameter is added on first use: only with a screened record)
   const inBuckets: Array<() => string> = [() => `(t."occurredAt" >= ${d1} AND t."occurredAt" < ${d2})`];
@@ -244,54 +234,24 @@ function bucketedAggregate(
   const dayFlags: string[] = [];
   const hourFlags: string[] = [];
   for (const end of ["head", "tail"] as const) {
-    const b = (k: "day" | "lo" | "hlo" | "hhi" | "hi") => at(`${end}.${k}`, (p) => p[end][k]);
+    const b = (k: "day" | "lo" | "hlo" | "hhi" | "hi") => at((p) => p[end][k]);
     const day = `f."${end}"`;
     dayFlags.push(`${dense(1440, b("day"))} AS "${end}"`);
     parts.push(raw(b("lo"), b("hi"), `NOT ${day}`), buckets(60, b("hlo"), b("hhi"), day));
     inBuckets.push(() => `(${day} AND t."occurredAt" >= ${b("hlo")} AND t."occurredAt" < ${b("hhi")})`);
     for (const side of ["head", "tail"] as const) {
-      const h = (k: keyof THourPart) => at(`${end}.${side}.${k}`, (p) => p[end][side][k]);
+      const h = (k: keyof THourPart) => at((p) => p[end][side][k]);
       const hour = `g."${end}_${side}"`;
       hourFlags.push(`CASE WHEN ${day} THEN ${dense(60, h("hour"))} ELSE false END AS "${end}_${side}"`);
-      // a sparse hour's rows; when the part starts at the hour's start it ends the window (the whole hours
-      // are in [hlo, hhi)): for a count or a sum, the hour's bucket less its rows after `to`
-      if (extremes) parts.push(raw(h("a"), h("b"), `${day} AND NOT ${hour}`));
-      else {
-        const starts = `${h("a")} = ${h("hour")}`;
-        const hourEnd = `${h("hour")} + interval '1 hour'`;
-        parts.push(
-          raw(h("a"), h("b"), `${day} AND NOT ${hour} AND NOT (${starts})`),
-          buckets(60, h("hour"), hourEnd, `${day} AND NOT ${hour} AND ${starts} AND ${h("a")} < ${h("b")}`),
-          raw(h("b"), hourEnd, `${day} AND NOT ${hour} AND ${starts} AND ${h("a")} < ${h("b")}`, true),
-        );
-        inBuckets.push(
-          () =>
-            `(${day} AND NOT ${hour} AND ${h("a")} = ${h("hour")} AND ${h("a")} < ${h("b")} ` +
-            `AND t."occurredAt" >= ${h("hour")} AND t."occurredAt" < ${h("hour")} + interval '1 hour')`,
-        );
-      }
       parts.push(
+        raw(h("a"), h("b"), `${day} AND NOT ${hour}`),
         raw(h("a"), h("ma"), `${day} AND ${hour}`),
         buckets(1, h("ma"), h("mb"), `${day} AND ${hour}`),
+        raw(h("mb"), h("b"), `${day} AND ${hour}`),
       );
       inBuckets.push(
         () => `(${day} AND ${hour} AND t."occurredAt" >= ${h("ma")} AND t."occurredAt" < ${h("mb")})`,
       );
-      // [mb, b) is empty or ends the window (b is an hour's end, or `to`): for a count or a sum, the minute's
-      // bucket less its rows after `to`, which a screening of the present does not have yet, rather than
-      // every row of the minute so far (a busy group writes thousands in a minute). Min and max read the rows.
-      if (extremes) parts.push(raw(h("mb"), h("b"), `${day} AND ${hour}`));
-      else {
-        const minute = (k: "mb") => `${h(k)} + interval '1 minute'`;
-        parts.push(
-          buckets(1, h("mb"), minute("mb"), `${day} AND ${hour} AND ${h("mb")} < ${h("b")}`),
-          raw(h("b"), minute("mb"), `${day} AND ${hour} AND ${h("mb")} < ${h("b")}`, true),
-        );
-        inBuckets.push(
-          () =>
-            `(${day} AND ${hour} AND ${h("mb")} < ${h("b")} AND t."occurredAt" >= ${h("mb")} AND t."occurredAt" < ${minute("mb")})`,
-        );
-      }
     }
   }
   if (stored) {
@@ -453,25 +413,13 @@ function textValue(value: unknown): string | null {
  * build it once per client configuration and fill the values per request (TInputParams).
  */
 export function aggregateTemplate(
-  visible: TInputParams<TAggregateInput>,
+  params: TInputParams<TAggregateInput>,
   { subject, aggregates, screenedOver, clientSql }: TAggregateShape,
 ): {
   ctes: string[];
   columns: string[];
   read: (row: Record<string, unknown>, prefix?: string) => Map<string, TAggregateValue>;
 } {
-  // Every value reaches the plan through a scalar subquery: a plan made for one request's values (a custom
-  // plan) then costs what the plan for any values (the generic plan) costs, and PostgreSQL keeps the generic
-  // plan of the named statement after its first executions instead of planning this large statement on
-  // every request (13 ms at 10 million rows).
-  // (an array keeps a cast outside: `= ANY((SELECT …))` would read as the subquery form of ANY)
-  const hide = (sql: string, cast: string) =>
-    cast.endsWith("[]") ? `(SELECT ${sql})::${cast}` : `(SELECT ${sql})`;
-  const params: TInputParams<TAggregateInput> = {
-    values: visible.values,
-    add: (value, cast) => hide(visible.add(value, cast), cast),
-    input: (get, cast) => hide(visible.input(get, cast), cast),
-  };
   const unique = new Map<string, TAggregateRequest>();
   for (const a of aggregates) unique.set(aggregateKey(a.spec), a);
   const plans: Array<{ key: string; request: TAggregateRequest; fallback: boolean }> = [];
