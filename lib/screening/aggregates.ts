@@ -202,12 +202,25 @@ function bucketedAggregate(
 ): string {
   const { spec, plan, c, groupValue, from, to, stored, rawSource } = args;
   const window = windowMs(spec.window);
-  const pieces = (i: TAggregateInput) => windowPieces(i.timestamp - window, i.timestamp);
+  // the window's cut, once per request; each bound one parameter, however often the text uses it
+  const cut = new WeakMap<TAggregateInput, ReturnType<typeof windowPieces>>();
+  const pieces = (i: TAggregateInput) => {
+    let p = cut.get(i);
+    if (!p) cut.set(i, (p = windowPieces(i.timestamp - window, i.timestamp)));
+    return p;
+  };
   // Each bound is read through a scalar subquery, so a plan made for one request's values (a custom plan)
   // costs what the plan for any values (the generic plan) costs: PostgreSQL then keeps the generic plan of the
   // named statement after its first executions instead of planning this large statement on every request.
-  const at = (get: (p: ReturnType<typeof windowPieces>) => number) =>
-    `(SELECT ${params.input((i) => new Date(get(pieces(i))).toISOString(), "timestamptz")})`;
+  const bounds = new Map<string, string>();
+  const at = (name: string, get: (p: ReturnType<typeof windowPieces>) => number) => {
+    let sql = bounds.get(name);
+    if (!sql) {
+      sql = `(SELECT ${params.input((i) => new Date(get(pieces(i))).toISOString(), "timestamptz")})`;
+      bounds.set(name, sql);
+    }
+    return sql;
+  };
   const f = plan.field;
   const group = groupExpr("transaction", "t", spec.groupBy, params);
   const ofGroup = `b."clientId" = ${c} AND b."dim" = ${plan.dim} AND b."key" = ${groupValue}`;
@@ -224,8 +237,8 @@ function bucketedAggregate(
   const dense = (minutes: number, start: string) =>
     `coalesce((SELECT b."denseXid" IS NOT NULL FROM "transaction_buckets" b WHERE ${ofGroup}
        AND b."minutes" = ${minutes} AND b."start" = ${start}), false)`;
-  const d1 = at((p) => p.d1);
-  const d2 = at((p) => p.d2);
+  const d1 = at("d1", (p) => p.d1);
+  const d2 = at("d2", (p) => p.d2);
   const parts = [buckets(1440, d1, d2, "true")];
   // where the window is read from buckets (a parameter is added on first use: only with a screened record)
   const inBuckets: Array<() => string> = [() => `(t."occurredAt" >= ${d1} AND t."occurredAt" < ${d2})`];
@@ -234,13 +247,13 @@ function bucketedAggregate(
   const dayFlags: string[] = [];
   const hourFlags: string[] = [];
   for (const end of ["head", "tail"] as const) {
-    const b = (k: "day" | "lo" | "hlo" | "hhi" | "hi") => at((p) => p[end][k]);
+    const b = (k: "day" | "lo" | "hlo" | "hhi" | "hi") => at(`${end}.${k}`, (p) => p[end][k]);
     const day = `f."${end}"`;
     dayFlags.push(`${dense(1440, b("day"))} AS "${end}"`);
     parts.push(raw(b("lo"), b("hi"), `NOT ${day}`), buckets(60, b("hlo"), b("hhi"), day));
     inBuckets.push(() => `(${day} AND t."occurredAt" >= ${b("hlo")} AND t."occurredAt" < ${b("hhi")})`);
     for (const side of ["head", "tail"] as const) {
-      const h = (k: keyof THourPart) => at((p) => p[end][side][k]);
+      const h = (k: keyof THourPart) => at(`${end}.${side}.${k}`, (p) => p[end][side][k]);
       const hour = `g."${end}_${side}"`;
       hourFlags.push(`CASE WHEN ${day} THEN ${dense(60, h("hour"))} ELSE false END AS "${end}_${side}"`);
       parts.push(
