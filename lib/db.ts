@@ -8,6 +8,26 @@ import { env } from "@/lib/env";
 // created on first use so that importing this module (for example during `next build`) needs no database.
 const CONNECT_TIMEOUT_MS = 10_000;
 
+/**
+ * Every new connection of both pools runs in UTC before its first query: Prisma's pg adapter reads a
+ * `timestamptz` by replacing the offset PostgreSQL prints with +00:00 (prisma/orm#26786), so on a server
+ * whose `timezone` is not UTC every time read through Prisma would be off by the offset. A `SET` rather
+ * than the `options` startup parameter, which PgBouncer refuses or ignores; PgBouncer keeps a client's
+ * TimeZone on whichever server connection it hands it.
+ */
+async function sessionInUtc(c: pg.ClientBase): Promise<void> {
+  await c.query("SET TIME ZONE 'UTC'");
+}
+
+// pg-pool waits for the promise its onConnect hook returns before the connection's first query (its
+// types say void); a failed SET fails that connection's checkout.
+const onConnect = sessionInUtc as (c: pg.ClientBase) => void;
+
+/** The screenings' named statements: a bounded number per connection (lib/db-prepared.ts). */
+function capStatements(c: pg.PoolClient): void {
+  capPreparedStatements(c, undefined, { named: env.DATABASE_PREPARED_STATEMENTS === "on" });
+}
+
 const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient; pgPool?: pg.Pool };
 
 function client(): PrismaClient {
@@ -27,13 +47,11 @@ function client(): PrismaClient {
     max: env.DATABASE_POOL_SIZE,
     allowExitOnIdle: true,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    onConnect,
   });
   // An idle connection dropped by the server (restart, DROP DATABASE ... FORCE) is replaced on next use.
   pool.on("error", () => undefined);
-  // named statements of the screenings: a bounded number per connection (lib/db-prepared.ts)
-  pool.on("connect", (c) =>
-    capPreparedStatements(c, undefined, { named: env.DATABASE_PREPARED_STATEMENTS === "on" }),
-  );
+  pool.on("connect", capStatements);
   globalForPrisma.pgPool = pool;
   const adapter = new PrismaPg(pool);
   globalForPrisma.prisma = new PrismaClient({ adapter });
@@ -75,11 +93,10 @@ export function jobsPool(): pg.Pool {
     max: env.JOB_DRIVER_POOL_SIZE,
     allowExitOnIdle: true,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    onConnect,
   });
   pool.on("error", () => undefined);
-  pool.on("connect", (c) =>
-    capPreparedStatements(c, undefined, { named: env.DATABASE_PREPARED_STATEMENTS === "on" }),
-  );
+  pool.on("connect", capStatements);
   globalForJobs.jobsPool = pool;
   return pool;
 }
