@@ -15,8 +15,10 @@ const CONNECT_TIMEOUT_MS = 10_000;
  * than the `options` startup parameter, which PgBouncer refuses or ignores; PgBouncer keeps a client's
  * TimeZone on whichever server connection it hands it.
  */
+export const SESSION_SETUP = "SET TIME ZONE 'UTC'";
+
 async function sessionInUtc(c: pg.ClientBase): Promise<void> {
-  await c.query("SET TIME ZONE 'UTC'");
+  await c.query(SESSION_SETUP);
 }
 
 // pg-pool waits for the promise its onConnect hook returns before the connection's first query (its

@@ -5,7 +5,7 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import * as deviceRoute from "@/app/v1/user/device/route";
-import { prisma } from "@/lib/db";
+import { prisma, SESSION_SETUP } from "@/lib/db";
 import { addUserDevice } from "@/lib/users/add-user-device";
 import { addUserDevicePrisma } from "@/tests/oracle/party-screening-oracle";
 import { ZAddUserDevice } from "@/lib/users/schemas";
@@ -72,7 +72,8 @@ describe("POST /v1/user/device on the raw-SQL path", () => {
     const original = pg.Client.prototype.query;
     let statements = 0;
     pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      statements++;
+      // a new pooled connection's session setup is not the screening's
+      if (args[0] !== SESSION_SETUP) statements++;
       return (original as (...a: unknown[]) => unknown).apply(this, args);
     } as typeof original;
     try {
