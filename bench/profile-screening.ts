@@ -1,6 +1,7 @@
 // In-process profile of POST /v1/transaction without HTTP: CPU per screening and wall time per SQL
 // statement, for the raw-SQL path and the Prisma path it replaced, in the same run on the same data.
-// Uses the database `npm run bench` loaded: npx tsx bench/profile-screening.ts [screenings per path]
+// Uses a database `npm run bench` loaded (BENCH_DATABASE_URL, e.g. …/rss_bench_20000 after BENCH_SIZES=20000):
+// npx tsx bench/profile-screening.ts [screenings per path]
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { PoolClient } from "pg";
@@ -12,7 +13,9 @@ process.env.NEXTAUTH_SECRET ??= "bench-secret-0123456789abcdef";
 process.env.WEBHOOK_SECRET_KEY ??= "bench-webhook-key-0123456789";
 
 const N = Number(process.argv[2] ?? 100);
-const { apiKey } = JSON.parse(readFileSync(path.resolve(".data/bench-state.json"), "utf8")) as {
+// the state bench/screening.ts wrote for this database
+const database = new URL(process.env.DATABASE_URL).pathname.slice(1);
+const { apiKey } = JSON.parse(readFileSync(path.resolve(`.data/bench-state-${database}.json`), "utf8")) as {
   apiKey: string;
 };
 const { authenticateApiKey } = await import("@/lib/auth/api-keys");

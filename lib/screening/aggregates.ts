@@ -26,7 +26,7 @@
 import type { Tx } from "@/lib/db";
 import { matchesWhere, type TCompiledExpression } from "@/lib/rules/cel";
 import { RuleBudgetError, withinBudget } from "@/lib/rules/evaluation-budget";
-import { bucketPlan } from "@/lib/rules/aggregate-cost";
+import { BUCKET_FIELDS, bucketPlan } from "@/lib/rules/aggregate-cost";
 import { windowMs, type TAggregateDefinition, type TAggregateOver } from "@/lib/rules/schemas";
 import { ROW_COLUMNS, sqlParams, translateWhere, type TSqlParams } from "@/lib/screening/cel-sql";
 import { timeAggregateRead } from "@/lib/ops/metrics";
@@ -116,75 +116,13 @@ function groupValueExpr(
   return params.input((i) => textValue(getPath(i.variables[subject], keys)), "text");
 }
 
-const MINUTE = 60_000;
-const HOUR = 3_600_000;
-const DAY = 86_400_000;
-const floorTo = (t: number, unit: number) => Math.floor(t / unit) * unit;
-const ceilTo = (t: number, unit: number) => Math.ceil(t / unit) * unit;
-
 /**
- * A part of a window within one UTC hour, [a, b) in ms: on a dense hour (minute buckets kept) the raw rows of
- * [a, ma) and [mb, b) (less than a minute each) and minute buckets starting in [ma, mb); on a sparse hour the
- * raw rows of [a, b). Empty ranges have equal bounds.
- */
-export type THourPart = { hour: number; a: number; ma: number; mb: number; b: number };
-
-/**
- * A part of a window within one UTC day, [lo, hi) in ms: on a dense day (hour buckets kept) hour buckets
- * starting in [hlo, hhi) and the two ragged hours `head` [lo, hlo) and `tail` [hhi, hi); on a sparse day the
- * raw rows of [lo, hi).
- */
-export type TDayPiece = {
-  day: number;
-  lo: number;
-  hlo: number;
-  hhi: number;
-  hi: number;
-  head: THourPart;
-  tail: THourPart;
-};
-
-function hourPart(a: number, b: number): THourPart {
-  const hour = floorTo(a, HOUR);
-  if (a >= b) return { hour, a: b, ma: b, mb: b, b };
-  const ma = ceilTo(a, MINUTE);
-  const mb = floorTo(b, MINUTE);
-  if (ma >= mb) return { hour, a, ma: b, mb: b, b };
-  return { hour, a, ma, mb, b };
-}
-
-function dayPiece(lo: number, hi: number): TDayPiece {
-  const day = floorTo(lo, DAY);
-  if (lo >= hi) return { day, lo: hi, hlo: hi, hhi: hi, hi, head: hourPart(hi, hi), tail: hourPart(hi, hi) };
-  const hlo = ceilTo(lo, HOUR);
-  const hhi = floorTo(hi, HOUR);
-  // within one hour: all of it is the head
-  if (hlo > hhi) return { day, lo, hlo: hi, hhi: hi, hi, head: hourPart(lo, hi), tail: hourPart(hi, hi) };
-  return { day, lo, hlo, hhi, hi, head: hourPart(lo, hlo), tail: hourPart(hhi, hi) };
-}
-
-/**
- * The window (from, to] (times in ms) cut for the buckets: day buckets starting in [d1, d2), and the two
- * ragged days at its ends (TDayPiece). A window within one day is all `head`.
- */
-export function windowPieces(
-  from: number,
-  to: number,
-): { d1: number; d2: number; head: TDayPiece; tail: TDayPiece } {
-  const lo = from + 1;
-  const hi = to + 1;
-  const d1 = ceilTo(lo, DAY);
-  const d2 = floorTo(hi, DAY);
-  if (d1 > d2) return { d1: hi, d2: hi, head: dayPiece(lo, hi), tail: dayPiece(hi, hi) };
-  return { d1, d2, head: dayPiece(lo, d1), tail: dayPiece(d2, hi) };
-}
-
-/**
- * A bucketed aggregate: day buckets for the whole days of the window; on each ragged day, hour buckets if the
- * group's day is dense, else its raw rows; on each ragged hour of a dense day, minute buckets if the hour is
- * dense, else its raw rows; the raw rows of the ragged minutes. With the screened record as a virtual row, its
- * stored row (a resubmission) is taken out of the buckets and the virtual row put in. Min and max read the
- * raw window when a bucket's extremes are unknown.
+ * A bucketed aggregate: the group's totals in the window from transaction_window_totals (migration
+ * 20261127040000: day buckets for the whole days; on each ragged day, hour buckets if the group's day is dense,
+ * else its raw rows; on each ragged hour of a dense day, minute buckets if the hour is dense, else its raw
+ * rows; the raw rows of the ragged minutes). With the screened record as a virtual row, its stored row (a
+ * resubmission) is taken out of the totals and the virtual row put in. Min and max read the raw window when
+ * an extreme is unknown or the stored row was in the window.
  */
 function bucketedAggregate(
   params: TInputParams<TAggregateInput>,
@@ -201,99 +139,39 @@ function bucketedAggregate(
   },
 ): string {
   const { spec, plan, c, groupValue, from, to, stored, rawSource } = args;
-  const window = windowMs(spec.window);
-  // the window's cut, once per request; each bound one parameter, however often the text uses it
-  const cut = new WeakMap<TAggregateInput, ReturnType<typeof windowPieces>>();
-  const pieces = (i: TAggregateInput) => {
-    let p = cut.get(i);
-    if (!p) cut.set(i, (p = windowPieces(i.timestamp - window, i.timestamp)));
-    return p;
-  };
-  // Each bound is read through a scalar subquery, so a plan made for one request's values (a custom plan)
-  // costs what the plan for any values (the generic plan) costs: PostgreSQL then keeps the generic plan of the
-  // named statement after its first executions instead of planning this large statement on every request.
-  const bounds = new Map<string, string>();
-  const at = (name: string, get: (p: ReturnType<typeof windowPieces>) => number) => {
-    let sql = bounds.get(name);
-    if (!sql) {
-      sql = `(SELECT ${params.input((i) => new Date(get(pieces(i))).toISOString(), "timestamptz")})`;
-      bounds.set(name, sql);
-    }
-    return sql;
-  };
-  const f = plan.field;
+  const value = `t.${plan.field.column}`;
   const group = groupExpr("transaction", "t", spec.groupBy, params);
-  const ofGroup = `b."clientId" = ${c} AND b."dim" = ${plan.dim} AND b."key" = ${groupValue}`;
-  const buckets = (minutes: number, lo: string, hi: string, guard: string) =>
-    `SELECT b."${f.count}" AS n, b."${f.sum}" AS s, b."${f.min}" AS mn, b."${f.max}" AS mx, b."extremaStale" AS stale
-     FROM "transaction_buckets" b WHERE ${ofGroup} AND b."minutes" = ${minutes}
-       AND b."start" >= ${lo} AND b."start" < ${hi} AND ${guard}`;
-  const value = `t.${f.column}`;
-  const one = spec.function === "count" ? "1" : `(${value} IS NOT NULL)::int`;
-  const raw = (lo: string, hi: string, guard: string) =>
-    `SELECT ${one} AS n, ${value} AS s, ${value} AS mn, ${value} AS mx, false AS stale
-     FROM ${rawSource} t WHERE t."clientId" = ${c} AND ${group} = ${groupValue}
-       AND t."occurredAt" >= ${lo} AND t."occurredAt" < ${hi} AND ${guard}`;
-  const dense = (minutes: number, start: string) =>
-    `coalesce((SELECT b."denseXid" IS NOT NULL FROM "transaction_buckets" b WHERE ${ofGroup}
-       AND b."minutes" = ${minutes} AND b."start" = ${start}), false)`;
-  const d1 = at("d1", (p) => p.d1);
-  const d2 = at("d2", (p) => p.d2);
-  const parts = [buckets(1440, d1, d2, "true")];
-  // where the window is read from buckets (a parameter is added on first use: only with a screened record)
-  const inBuckets: Array<() => string> = [() => `(t."occurredAt" >= ${d1} AND t."occurredAt" < ${d2})`];
-  // whether each ragged day (and ragged hour of a dense day) is dense, each read once: days in `f`, hours in
-  // `g` (only on a dense day); in the parts they are outer values, so a part of the other kind reads nothing
-  const dayFlags: string[] = [];
-  const hourFlags: string[] = [];
-  for (const end of ["head", "tail"] as const) {
-    const b = (k: "day" | "lo" | "hlo" | "hhi" | "hi") => at(`${end}.${k}`, (p) => p[end][k]);
-    const day = `f."${end}"`;
-    dayFlags.push(`${dense(1440, b("day"))} AS "${end}"`);
-    parts.push(raw(b("lo"), b("hi"), `NOT ${day}`), buckets(60, b("hlo"), b("hhi"), day));
-    inBuckets.push(() => `(${day} AND t."occurredAt" >= ${b("hlo")} AND t."occurredAt" < ${b("hhi")})`);
-    for (const side of ["head", "tail"] as const) {
-      const h = (k: keyof THourPart) => at(`${end}.${side}.${k}`, (p) => p[end][side][k]);
-      const hour = `g."${end}_${side}"`;
-      hourFlags.push(`CASE WHEN ${day} THEN ${dense(60, h("hour"))} ELSE false END AS "${end}_${side}"`);
-      parts.push(
-        raw(h("a"), h("b"), `${day} AND NOT ${hour}`),
-        raw(h("a"), h("ma"), `${day} AND ${hour}`),
-        buckets(1, h("ma"), h("mb"), `${day} AND ${hour}`),
-        raw(h("mb"), h("b"), `${day} AND ${hour}`),
-      );
-      inBuckets.push(
-        () => `(${day} AND ${hour} AND t."occurredAt" >= ${h("ma")} AND t."occurredAt" < ${h("mb")})`,
-      );
-    }
-  }
-  if (stored) {
-    // the stored row of the screened id leaves the buckets (extremes unknown then), the virtual row enters
-    const where = `t."clientId" = ${c} AND ${group} = ${groupValue} AND (${inBuckets.map((b) => b()).join(" OR ")})`;
-    parts.push(
-      `SELECT -${one} AS n, -${value} AS s, NULL::numeric AS mn, NULL::numeric AS mx, true AS stale
-       FROM ${stored()} t WHERE ${where}`,
-      `SELECT ${one} AS n, ${value} AS s, ${value} AS mn, ${value} AS mx, false AS stale FROM s t WHERE ${where}`,
-    );
-  }
-  // OFFSET 0 keeps each flag subquery one, read once (pulled up, every use would read it again)
-  const rows =
-    `FROM (SELECT ${dayFlags.join(", ")} OFFSET 0) f CROSS JOIN LATERAL (SELECT ${hourFlags.join(", ")} OFFSET 0) g ` +
-    `CROSS JOIN LATERAL (${parts.join("\n UNION ALL ")}) x`;
+  const base = plan.field === BUCKET_FIELDS.baseAmount ? "true" : "false";
+  const totals = `"transaction_window_totals"(${c}, ${plan.dim}::smallint, ${groupValue}, ${base}, ${from()}, ${to()})`;
+  // the virtual row (added) and the stored row of the same id (taken out), where in the window and the group
+  const inWindow = `t."clientId" = ${c} AND ${group} = ${groupValue} AND t."occurredAt" > ${from()} AND t."occurredAt" <= ${to()}`;
+  const row = (from: string) =>
+    `(SELECT count(*) AS n, count(${value}) AS v, sum(${value}) AS s, min(${value}) AS mn, max(${value}) AS mx
+      FROM ${from} t WHERE ${inWindow})`;
+  const corrected = stored !== null;
+  const rows = corrected
+    ? `FROM ${totals} w CROSS JOIN LATERAL ${row("s")} p CROSS JOIN LATERAL ${row(stored())} q`
+    : `FROM ${totals} w`;
+  const plus = (col: "n" | "v" | "s") =>
+    corrected
+      ? `(coalesce(w.${col}, 0) + coalesce(p.${col}, 0) - coalesce(q.${col}, 0))`
+      : `coalesce(w.${col}, 0)`;
   switch (spec.function) {
     case "count":
-      return `(SELECT coalesce(sum(x.n), 0)::float8 ${rows})`;
+      return `(SELECT ${plus("n")}::float8 ${rows})`;
     case "sum":
-      return `(SELECT coalesce(sum(x.s), 0)::float8 ${rows})`;
+      return `(SELECT ${plus("s")}::float8 ${rows})`;
     case "avg":
-      return `(SELECT (sum(x.s) / nullif(sum(x.n), 0))::float8 ${rows})`;
+      return `(SELECT (${plus("s")} / nullif(${plus("v")}, 0))::float8 ${rows})`;
     default: {
-      // extremes of non-empty buckets; unknown ones (a removed extreme) send the whole window to the raw rows
+      // unknown extremes (a removed extreme, or the stored row in the window): the raw window
       const fn = spec.function;
       const exact = `(SELECT ${fn}(${numericExpr("transaction", "t", spec.field!, params)})::float8 FROM ${rawSource} t
-        WHERE t."clientId" = ${c} AND ${group} = ${groupValue} AND t."occurredAt" > ${from()} AND t."occurredAt" <= ${to()})`;
-      return `(SELECT CASE WHEN coalesce(bool_or(x.stale AND x.n <> 0), false) THEN ${exact}
-        ELSE ${fn}(CASE WHEN x.n <> 0 THEN x.${fn === "min" ? "mn" : "mx"} END)::float8 END ${rows})`;
+        WHERE ${inWindow})`;
+      const known = corrected
+        ? `${fn === "min" ? "LEAST" : "GREATEST"}(w.${fn === "min" ? "mn" : "mx"}, p.${fn === "min" ? "mn" : "mx"})`
+        : `w.${fn === "min" ? "mn" : "mx"}`;
+      return `(SELECT CASE WHEN w.stale${corrected ? " OR q.n > 0" : ""} THEN ${exact} ELSE ${known}::float8 END ${rows})`;
     }
   }
 }

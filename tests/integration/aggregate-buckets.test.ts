@@ -8,7 +8,7 @@ import { prisma } from "@/lib/db";
 import type { TAggregateDefinition } from "@/lib/rules/schemas";
 import { windowMs } from "@/lib/rules/schemas";
 import { rawWindowReason, readsRawWindow } from "@/lib/rules/aggregate-cost";
-import { aggregateKey, computeAggregates, windowPieces } from "@/lib/screening/aggregates";
+import { aggregateKey, computeAggregates } from "@/lib/screening/aggregates";
 import { createTestClient } from "@/tests/factories";
 
 const SEED = Number(process.env.AGGREGATE_SEED ?? 20261127);
@@ -257,58 +257,63 @@ async function bucketChecks(clientId: string) {
 }
 
 describe("aggregates over time buckets", () => {
-  it("cuts a window into whole days, two ragged days, their whole hours and ragged hours, and raw minutes", () => {
-    const iso = (t: number) => new Date(t).toISOString();
-    const hour = (h: { hour: number; a: number; ma: number; mb: number; b: number }) =>
-      [h.hour, h.a, h.ma, h.mb, h.b].map(iso);
-    const to = Date.UTC(2026, 10, 20, 12, 34, 56, 789);
-    const w = windowPieces(to - 30 * DAY, to);
-    expect([iso(w.d1), iso(w.d2)]).toEqual(["2026-10-22T00:00:00.000Z", "2026-11-20T00:00:00.000Z"]);
-    // (from, to] is [from + 1 ms, to + 1 ms)
-    expect([w.head.day, w.head.lo, w.head.hlo, w.head.hhi, w.head.hi].map(iso)).toEqual([
-      "2026-10-21T00:00:00.000Z",
-      "2026-10-21T12:34:56.790Z",
-      "2026-10-21T13:00:00.000Z",
-      "2026-10-22T00:00:00.000Z",
-      "2026-10-22T00:00:00.000Z",
+  it("reads (from, to] exactly at every grain: a row at `from` is out, a row at `to` in", async () => {
+    const { clientId } = await createTestClient();
+    // 70 rows 50 s apart in one hour (its day and the hour turn dense), 10 more over the day, 5 the day before
+    const hour = Date.UTC(2026, 10, 20, 12);
+    const times = [
+      ...Array.from({ length: 70 }, (_, i) => hour + i * 50_000),
+      ...Array.from({ length: 10 }, (_, i) => Date.UTC(2026, 10, 20) + i * 2 * HOUR + 7 * MINUTE),
+      ...Array.from({ length: 5 }, (_, i) => Date.UTC(2026, 10, 19) + i * 3 * HOUR),
+    ];
+    await insertRows(
+      clientId,
+      times.map((t, i) => ({
+        id: `b${i}`,
+        userId: null,
+        merchantId: "m-bounds",
+        accountId: null,
+        userDeviceId: null,
+        cardFingerprint: null,
+        amount: String(i + 1),
+        baseAmount: null,
+        occurredAt: new Date(t).toISOString(),
+      })),
+    );
+    const dense = await prisma.$queryRawUnsafe<Array<{ minutes: number; n: bigint }>>(
+      `SELECT "minutes", count(*) AS n FROM "transaction_buckets" WHERE "clientId" = $1 AND "dim" = 2
+          AND "denseXid" IS NOT NULL GROUP BY "minutes" ORDER BY "minutes"`,
+      clientId,
+    );
+    expect(dense.map((d) => [d.minutes, Number(d.n)])).toEqual([
+      [60, 1],
+      [1440, 1],
     ]);
-    expect(hour(w.head.head)).toEqual([
-      "2026-10-21T12:00:00.000Z", // the hour
-      "2026-10-21T12:34:56.790Z", // raw from here
-      "2026-10-21T12:35:00.000Z", // minutes from here
-      "2026-10-21T13:00:00.000Z", // to here
-      "2026-10-21T13:00:00.000Z",
+    // every window between two rows' times, each bound on a row, a millisecond either side, or a whole unit
+    const bounds = [0, 1, 2, 33, 34, 69, 71, 75, 80, 84].flatMap((i) => [
+      times[i]! - 1,
+      times[i]!,
+      times[i]! + 1,
     ]);
-    expect(w.head.tail.a).toBe(w.head.tail.b);
-    expect([w.tail.day, w.tail.lo, w.tail.hlo, w.tail.hhi, w.tail.hi].map(iso)).toEqual([
-      "2026-11-20T00:00:00.000Z",
-      "2026-11-20T00:00:00.000Z",
-      "2026-11-20T00:00:00.000Z",
-      "2026-11-20T12:00:00.000Z",
-      "2026-11-20T12:34:56.790Z",
-    ]);
-    expect(hour(w.tail.tail)).toEqual([
-      "2026-11-20T12:00:00.000Z",
-      "2026-11-20T12:00:00.000Z",
-      "2026-11-20T12:00:00.000Z",
-      "2026-11-20T12:34:00.000Z",
-      "2026-11-20T12:34:56.790Z",
-    ]);
-    // a window inside one minute is one raw range
-    const short = windowPieces(to - 20_000, to);
-    expect(short.d1).toBe(short.d2);
-    expect([short.head.head.a, short.head.head.ma, short.head.head.mb, short.head.head.b]).toEqual([
-      to - 19_999,
-      to + 1,
-      to + 1,
-      to + 1,
-    ]);
-    expect(short.tail.lo).toBe(short.tail.hi);
-    // a row at `from` itself is outside the window
-    const midnight = Date.UTC(2026, 10, 20);
-    const day = windowPieces(midnight, midnight + DAY);
-    expect(day.head.lo).toBe(midnight + 1);
-    expect(day.head.head.ma).toBe(midnight + MINUTE);
+    bounds.push(hour, hour + HOUR, Date.UTC(2026, 10, 20), Date.UTC(2026, 10, 19), hour + 30 * MINUTE);
+    let checked = 0;
+    for (const from of bounds)
+      for (const to of bounds) {
+        if (from >= to) continue;
+        const [got] = await prisma.$queryRawUnsafe<Array<{ n: bigint; s: string | null }>>(
+          `SELECT "n", "s"::text FROM "transaction_window_totals"($1, 2::smallint, 'm-bounds', false, $2::timestamptz, $3::timestamptz)`,
+          clientId,
+          new Date(from).toISOString(),
+          new Date(to).toISOString(),
+        );
+        const inside = times.map((t, i) => [t, i + 1] as const).filter(([t]) => t > from && t <= to);
+        expect([Number(got!.n), got!.s === null ? 0 : Number(got!.s)], `(${from}, ${to}]`).toEqual([
+          inside.length,
+          inside.reduce((a, [, v]) => a + v, 0),
+        ]);
+        checked++;
+      }
+    expect(checked).toBeGreaterThan(400);
   });
 
   it("says which aggregates read the raw window", () => {
