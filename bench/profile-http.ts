@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import pg from "pg";
 import { screeningLoad } from "./load";
+import { readBenchState } from "./state";
 
 const DB_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/rss_bench";
 const PORT = Number(process.env.BENCH_PORT ?? 3200);
@@ -22,10 +23,7 @@ process.env.NEXTAUTH_SECRET ??= "bench-secret-0123456789abcdef";
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
 process.env.DATABASE_URL = DB_URL;
 
-const { clientId, apiKey } = JSON.parse(readFileSync(path.resolve(".data/bench-state.json"), "utf8")) as {
-  clientId: string;
-  apiKey: string;
-};
+const { clientId, apiKey } = readBenchState(DB_URL);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function sql(text: string): Promise<pg.QueryResult> {

@@ -2,10 +2,9 @@
 // Response.json) without Next.js or HTTP, on the database `npm run bench` loaded, webhook rows
 // written but not sent. Readable function names, unlike a profile of the minified `next start` build.
 // node --cpu-prof --cpu-prof-dir=.data/prof-route --import tsx bench/profile-route.ts [n] [concurrency]
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { PerformanceObserver } from "node:perf_hooks";
 import { benchTransaction } from "./load";
+import { readBenchState } from "./state";
 
 process.env.DATABASE_URL ??=
   process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/rss_bench";
@@ -15,9 +14,7 @@ process.env.RATE_LIMIT_PER_SECOND ??= "1000000";
 
 const N = Number(process.argv[2] ?? 2000);
 const C = Number(process.argv[3] ?? 8);
-const { apiKey } = JSON.parse(readFileSync(path.resolve(".data/bench-state.json"), "utf8")) as {
-  apiKey: string;
-};
+const { apiKey } = readBenchState(process.env.DATABASE_URL);
 const { POST } = await import("@/app/v1/transaction/route");
 const { pgPool } = await import("@/lib/db");
 const run = Date.now().toString(36);

@@ -2,10 +2,9 @@
 // statement, for the raw-SQL path and the Prisma path it replaced, in the same run on the same data.
 // Uses a database `npm run bench` loaded (BENCH_DATABASE_URL, e.g. …/rss_bench_20000 after BENCH_SIZES=20000):
 // npx tsx bench/profile-screening.ts [screenings per path]
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import type { PoolClient } from "pg";
 import { benchTransaction } from "./load";
+import { readBenchState } from "./state";
 
 process.env.DATABASE_URL ??=
   process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/rss_bench";
@@ -13,11 +12,7 @@ process.env.NEXTAUTH_SECRET ??= "bench-secret-0123456789abcdef";
 process.env.WEBHOOK_SECRET_KEY ??= "bench-webhook-key-0123456789";
 
 const N = Number(process.argv[2] ?? 100);
-// the state bench/screening.ts wrote for this database
-const database = new URL(process.env.DATABASE_URL).pathname.slice(1);
-const { apiKey } = JSON.parse(readFileSync(path.resolve(`.data/bench-state-${database}.json`), "utf8")) as {
-  apiKey: string;
-};
+const { apiKey } = readBenchState(process.env.DATABASE_URL);
 const { authenticateApiKey } = await import("@/lib/auth/api-keys");
 const { screenTransaction } = await import("@/lib/screening/screen-transaction");
 const { screenTransactionPrisma } = await import("@/tests/oracle/screen-transaction-oracle");

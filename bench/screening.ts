@@ -18,6 +18,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
 import { screeningLoad } from "./load";
+import { benchStatePath } from "./state";
 
 const DB_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/rss_bench";
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -25,7 +26,7 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 15);
 const LEVELS = (process.env.BENCH_CONNECTIONS ?? "1,8,32").split(",").map(Number);
 const PORT = Number(process.env.BENCH_PORT ?? 3200);
 const USERS = 50_000;
-const STATE = path.resolve(`.data/bench-state-${new URL(DB_URL).pathname.slice(1)}.json`);
+const STATE = benchStatePath(DB_URL);
 // The server's secrets; this process encrypts the webhook subscription's secret with the same key.
 const WEBHOOK_SECRET_KEY = "bench-webhook-key-0123456789";
 process.env.WEBHOOK_SECRET_KEY = WEBHOOK_SECRET_KEY;
