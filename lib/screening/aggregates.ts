@@ -142,7 +142,9 @@ function bucketedAggregate(
   const value = `t.${plan.field.column}`;
   const group = groupExpr("transaction", "t", spec.groupBy, params);
   const base = plan.field === BUCKET_FIELDS.baseAmount ? "true" : "false";
-  const totals = `"transaction_window_totals"(${c}, ${plan.dim}::smallint, ${groupValue}, ${base}, ${from()}, ${to()})`;
+  // min and max cannot take rows out of a bucket: with them, the window's last minute is read from its rows
+  const extremes = spec.function === "min" || spec.function === "max" ? "true" : "false";
+  const totals = `"transaction_window_totals"(${c}, ${plan.dim}::smallint, ${groupValue}, ${base}, ${extremes}, ${from()}, ${to()})`;
   // the virtual row (added) and the stored row of the same id (taken out), where in the window and the group
   const inWindow = `t."clientId" = ${c} AND ${group} = ${groupValue} AND t."occurredAt" > ${from()} AND t."occurredAt" <= ${to()}`;
   const row = (from: string) =>

@@ -300,17 +300,30 @@ describe("aggregates over time buckets", () => {
     for (const from of bounds)
       for (const to of bounds) {
         if (from >= to) continue;
-        const [got] = await prisma.$queryRawUnsafe<Array<{ n: bigint; s: string | null }>>(
-          `SELECT "n", "s"::text FROM "transaction_window_totals"($1, 2::smallint, 'm-bounds', false, $2::timestamptz, $3::timestamptz)`,
-          clientId,
-          new Date(from).toISOString(),
-          new Date(to).toISOString(),
-        );
         const inside = times.map((t, i) => [t, i + 1] as const).filter(([t]) => t > from && t <= to);
-        expect([Number(got!.n), got!.s === null ? 0 : Number(got!.s)], `(${from}, ${to}]`).toEqual([
-          inside.length,
-          inside.reduce((a, [, v]) => a + v, 0),
-        ]);
+        const values = inside.map(([, v]) => v);
+        // with min and max wanted, and without (the last minute then its bucket less the rows after `to`)
+        for (const extremes of [true, false]) {
+          const [got] = await prisma.$queryRawUnsafe<
+            Array<{ n: bigint; s: string | null; mn: string | null; mx: string | null }>
+          >(
+            `SELECT "n", "s"::text, "mn"::text, "mx"::text FROM "transaction_window_totals"($1, 2::smallint,
+               'm-bounds', false, $2, $3::timestamptz, $4::timestamptz)`,
+            clientId,
+            extremes,
+            new Date(from).toISOString(),
+            new Date(to).toISOString(),
+          );
+          const answer = [Number(got!.n), got!.s === null ? 0 : Number(got!.s)];
+          if (extremes) answer.push(Number(got!.mn ?? NaN), Number(got!.mx ?? NaN));
+          expect(answer, `(${from}, ${to}], extremes ${extremes}`).toEqual([
+            values.length,
+            values.reduce((a, v) => a + v, 0),
+            ...(extremes
+              ? [values.length ? Math.min(...values) : NaN, values.length ? Math.max(...values) : NaN]
+              : []),
+          ]);
+        }
         checked++;
       }
     expect(checked).toBeGreaterThan(400);

@@ -5,12 +5,16 @@
 -- plans PL/pgSQL keeps per connection, instead of every part of the window being a branch of the screening's
 -- read statement (whose executor start-up then cost about 1 ms per aggregate, whether a part was read or not).
 --
+-- The window's last ragged minute, on a dense hour, is read as its minute bucket less the rows after `to` (the
+-- present, at screening time: next to none), not as its rows, which on a busy group are thousands: unless
+-- p_extremes (min or max wanted, which a difference cannot give).
+--
 -- Out: "n" rows; "v" rows with a value of the field ("amount", or "baseAmount" when p_base); "s" their sum
 -- (NULL when none); "mn", "mx" their extremes, unknown when "stale" (a removed extreme, see the buckets
 -- migration). A NULL key is in no group: zero rows.
 CREATE FUNCTION "transaction_window_totals"(
-  p_client TEXT, p_dim SMALLINT, p_key TEXT, p_base BOOLEAN, p_from TIMESTAMPTZ, p_to TIMESTAMPTZ,
-  OUT "n" BIGINT, OUT "v" BIGINT, OUT "s" NUMERIC, OUT "mn" NUMERIC, OUT "mx" NUMERIC, OUT "stale" BOOLEAN)
+  p_client TEXT, p_dim SMALLINT, p_key TEXT, p_base BOOLEAN, p_extremes BOOLEAN, p_from TIMESTAMPTZ,
+  p_to TIMESTAMPTZ, OUT "n" BIGINT, OUT "v" BIGINT, OUT "s" NUMERIC, OUT "mn" NUMERIC, OUT "mx" NUMERIC, OUT "stale" BOOLEAN)
 LANGUAGE plpgsql STABLE AS $fn$
 DECLARE
   lo TIMESTAMPTZ := p_from + interval '1 millisecond';
@@ -27,6 +31,10 @@ DECLARE
   bb TIMESTAMPTZ[] := '{}';
   ra TIMESTAMPTZ[] := '{}';
   rb TIMESTAMPTZ[] := '{}';
+  -- raw rows taken out: those after the window's end in its last minute's bucket
+  sa TIMESTAMPTZ[] := '{}';
+  sb TIMESTAMPTZ[] := '{}';
+  sg INT[];
   a TIMESTAMPTZ;
   b TIMESTAMPTZ;
   c1 TIMESTAMPTZ;
@@ -121,7 +129,13 @@ BEGIN
           ra := ra || a;
           rb := rb || c1;
         END IF;
-        IF c2 < b THEN
+        IF c2 < b AND b = hi AND NOT p_extremes THEN
+          bm := bm || 1::SMALLINT;
+          ba := ba || c2;
+          bb := bb || c2 + interval '1 minute';
+          sa := sa || b;
+          sb := sb || c2 + interval '1 minute';
+        ELSIF c2 < b THEN
           ra := ra || c2;
           rb := rb || b;
         END IF;
@@ -148,36 +162,49 @@ BEGIN
         OFFSET 0) bk;
   END IF;
 
-  IF cardinality(ra) > 0 THEN
+  IF cardinality(ra) + cardinality(sa) > 0 THEN
+    sg := array_fill(1, ARRAY[cardinality(ra)]) || array_fill(-1, ARRAY[cardinality(sa)]);
+    ra := ra || sa;
+    rb := rb || sb;
     -- one static statement per group column, so that each keeps its plan on that column's index; OFFSET 0
     -- keeps each range its own index scan (a join would read the group's whole history, then filter it)
     IF p_dim = 1 THEN
-      SELECT count(*), count(x."val"), sum(x."val"), min(x."val"), max(x."val") INTO rn, rv, rs, rmn, rmx
-        FROM unnest(ra, rb) AS r("a", "b") CROSS JOIN LATERAL (
+      SELECT coalesce(sum(r."sign"), 0), coalesce(sum(r."sign") FILTER (WHERE x."val" IS NOT NULL), 0),
+             sum(r."sign" * x."val"), min(x."val") FILTER (WHERE r."sign" > 0), max(x."val") FILTER (WHERE r."sign" > 0)
+        INTO rn, rv, rs, rmn, rmx
+        FROM unnest(ra, rb, sg) AS r("a", "b", "sign") CROSS JOIN LATERAL (
           SELECT CASE WHEN p_base THEN t."baseAmount" ELSE t."amount" END AS "val" FROM "transactions" t
            WHERE t."clientId" = p_client AND t."userId" = p_key AND t."occurredAt" >= r."a" AND t."occurredAt" < r."b"
            OFFSET 0) x;
     ELSIF p_dim = 2 THEN
-      SELECT count(*), count(x."val"), sum(x."val"), min(x."val"), max(x."val") INTO rn, rv, rs, rmn, rmx
-        FROM unnest(ra, rb) AS r("a", "b") CROSS JOIN LATERAL (
+      SELECT coalesce(sum(r."sign"), 0), coalesce(sum(r."sign") FILTER (WHERE x."val" IS NOT NULL), 0),
+             sum(r."sign" * x."val"), min(x."val") FILTER (WHERE r."sign" > 0), max(x."val") FILTER (WHERE r."sign" > 0)
+        INTO rn, rv, rs, rmn, rmx
+        FROM unnest(ra, rb, sg) AS r("a", "b", "sign") CROSS JOIN LATERAL (
           SELECT CASE WHEN p_base THEN t."baseAmount" ELSE t."amount" END AS "val" FROM "transactions" t
            WHERE t."clientId" = p_client AND t."merchantId" = p_key AND t."occurredAt" >= r."a" AND t."occurredAt" < r."b"
            OFFSET 0) x;
     ELSIF p_dim = 3 THEN
-      SELECT count(*), count(x."val"), sum(x."val"), min(x."val"), max(x."val") INTO rn, rv, rs, rmn, rmx
-        FROM unnest(ra, rb) AS r("a", "b") CROSS JOIN LATERAL (
+      SELECT coalesce(sum(r."sign"), 0), coalesce(sum(r."sign") FILTER (WHERE x."val" IS NOT NULL), 0),
+             sum(r."sign" * x."val"), min(x."val") FILTER (WHERE r."sign" > 0), max(x."val") FILTER (WHERE r."sign" > 0)
+        INTO rn, rv, rs, rmn, rmx
+        FROM unnest(ra, rb, sg) AS r("a", "b", "sign") CROSS JOIN LATERAL (
           SELECT CASE WHEN p_base THEN t."baseAmount" ELSE t."amount" END AS "val" FROM "transactions" t
            WHERE t."clientId" = p_client AND t."accountId" = p_key AND t."occurredAt" >= r."a" AND t."occurredAt" < r."b"
            OFFSET 0) x;
     ELSIF p_dim = 4 THEN
-      SELECT count(*), count(x."val"), sum(x."val"), min(x."val"), max(x."val") INTO rn, rv, rs, rmn, rmx
-        FROM unnest(ra, rb) AS r("a", "b") CROSS JOIN LATERAL (
+      SELECT coalesce(sum(r."sign"), 0), coalesce(sum(r."sign") FILTER (WHERE x."val" IS NOT NULL), 0),
+             sum(r."sign" * x."val"), min(x."val") FILTER (WHERE r."sign" > 0), max(x."val") FILTER (WHERE r."sign" > 0)
+        INTO rn, rv, rs, rmn, rmx
+        FROM unnest(ra, rb, sg) AS r("a", "b", "sign") CROSS JOIN LATERAL (
           SELECT CASE WHEN p_base THEN t."baseAmount" ELSE t."amount" END AS "val" FROM "transactions" t
            WHERE t."clientId" = p_client AND t."userDeviceId" = p_key AND t."occurredAt" >= r."a" AND t."occurredAt" < r."b"
            OFFSET 0) x;
     ELSE
-      SELECT count(*), count(x."val"), sum(x."val"), min(x."val"), max(x."val") INTO rn, rv, rs, rmn, rmx
-        FROM unnest(ra, rb) AS r("a", "b") CROSS JOIN LATERAL (
+      SELECT coalesce(sum(r."sign"), 0), coalesce(sum(r."sign") FILTER (WHERE x."val" IS NOT NULL), 0),
+             sum(r."sign" * x."val"), min(x."val") FILTER (WHERE r."sign" > 0), max(x."val") FILTER (WHERE r."sign" > 0)
+        INTO rn, rv, rs, rmn, rmx
+        FROM unnest(ra, rb, sg) AS r("a", "b", "sign") CROSS JOIN LATERAL (
           SELECT CASE WHEN p_base THEN t."baseAmount" ELSE t."amount" END AS "val" FROM "transactions" t
            WHERE t."clientId" = p_client AND t."cardFingerprint" = p_key AND t."occurredAt" >= r."a" AND t."occurredAt" < r."b"
            OFFSET 0) x;
