@@ -147,9 +147,9 @@ function bucketedAggregate(
   const totals = `"transaction_window_totals"(${c}, ${plan.dim}::smallint, ${groupValue}, ${base}, ${extremes}, ${from()}, ${to()})`;
   // the virtual row (added) and the stored row of the same id (taken out), where in the window and the group
   const inWindow = `t."clientId" = ${c} AND ${group} = ${groupValue} AND t."occurredAt" > ${from()} AND t."occurredAt" <= ${to()}`;
-  const row = (from: string) =>
+  const row = (source: string) =>
     `(SELECT count(*) AS n, count(${value}) AS v, sum(${value}) AS s, min(${value}) AS mn, max(${value}) AS mx
-      FROM ${from} t WHERE ${inWindow})`;
+      FROM ${source} t WHERE ${inWindow})`;
   const corrected = stored !== null;
   const rows = corrected
     ? `FROM ${totals} w CROSS JOIN LATERAL ${row("s")} p CROSS JOIN LATERAL ${row(stored())} q`
@@ -173,7 +173,7 @@ function bucketedAggregate(
       const known = corrected
         ? `${fn === "min" ? "LEAST" : "GREATEST"}(w.${fn === "min" ? "mn" : "mx"}, p.${fn === "min" ? "mn" : "mx"})`
         : `w.${fn === "min" ? "mn" : "mx"}`;
-      return `(SELECT CASE WHEN w.stale${corrected ? " OR q.n > 0" : ""} THEN ${exact} ELSE ${known}::float8 END ${rows})`;
+      return `(SELECT CASE WHEN w.stale${corrected ? " OR q.v > 0" : ""} THEN ${exact} ELSE ${known}::float8 END ${rows})`;
     }
   }
 }

@@ -10,12 +10,14 @@
 -- p_extremes (min or max wanted, which a difference cannot give).
 --
 -- Out: "n" rows; "v" rows with a value of the field ("amount", or "baseAmount" when p_base); "s" their sum
--- (NULL when none); "mn", "mx" their extremes, unknown when "stale" (a removed extreme, see the buckets
+-- (NULL when nothing was read); "mn", "mx" their extremes, unknown when "stale" (a removed extreme, see the buckets
 -- migration). A NULL key is in no group: zero rows.
 CREATE FUNCTION "transaction_window_totals"(
   p_client TEXT, p_dim SMALLINT, p_key TEXT, p_base BOOLEAN, p_extremes BOOLEAN, p_from TIMESTAMPTZ,
   p_to TIMESTAMPTZ, OUT "n" BIGINT, OUT "v" BIGINT, OUT "s" NUMERIC, OUT "mn" NUMERIC, OUT "mx" NUMERIC, OUT "stale" BOOLEAN)
-LANGUAGE plpgsql STABLE AS $fn$
+-- STABLE matters: its statements run on the calling statement's snapshot, so the buckets and the raw rows it
+-- reads (and subtracts) agree; VOLATILE, each would take its own.
+LANGUAGE plpgsql STABLE PARALLEL SAFE AS $fn$
 DECLARE
   lo TIMESTAMPTZ := p_from + interval '1 millisecond';
   hi TIMESTAMPTZ := p_to + interval '1 millisecond';
@@ -25,6 +27,7 @@ DECLARE
   days TIMESTAMPTZ[] := '{}';
   hours TIMESTAMPTZ[] := '{}';
   dense TIMESTAMPTZ[];
+  starts TIMESTAMPTZ[];
   -- what is read: buckets of grain bm starting in [ba, bb), raw rows in [ra, rb)
   bm SMALLINT[] := '{}';
   ba TIMESTAMPTZ[] := '{}';
@@ -73,10 +76,13 @@ BEGIN
   END IF;
 
   IF cardinality(days) > 0 THEN
-    SELECT coalesce(array_agg(bk."start"), '{}') INTO dense FROM "transaction_buckets" bk
-     WHERE bk."clientId" = p_client AND bk."dim" = p_dim AND bk."key" = p_key AND bk."minutes" = 1440
-       AND bk."start" IN (date_trunc('day', days[1], 'UTC'), date_trunc('day', days[cardinality(days) - 1], 'UTC'))
-       AND bk."denseXid" IS NOT NULL;
+    -- one primary-key lookup per day (with `start IN (…)` the generic plan filters every day of the group)
+    SELECT coalesce(array_agg(bk."start"), '{}') INTO dense
+      FROM unnest(ARRAY[date_trunc('day', days[1], 'UTC'), date_trunc('day', days[cardinality(days) - 1], 'UTC')])
+        AS h("start") CROSS JOIN LATERAL (
+        SELECT b0."start" FROM "transaction_buckets" b0 WHERE b0."clientId" = p_client AND b0."dim" = p_dim
+           AND b0."key" = p_key AND b0."minutes" = 1440 AND b0."start" = h."start" AND b0."denseXid" IS NOT NULL
+        OFFSET 0) bk;
     FOR i IN 1 .. cardinality(days) BY 2 LOOP
       a := days[i];
       b := days[i + 1];
@@ -109,10 +115,15 @@ BEGIN
   END IF;
 
   IF cardinality(hours) > 0 THEN
-    SELECT coalesce(array_agg(bk."start"), '{}') INTO dense FROM "transaction_buckets" bk
-     WHERE bk."clientId" = p_client AND bk."dim" = p_dim AND bk."key" = p_key AND bk."minutes" = 60
-       AND bk."start" = ANY (ARRAY(SELECT date_trunc('hour', hours[k], 'UTC') FROM generate_series(1, cardinality(hours), 2) k))
-       AND bk."denseXid" IS NOT NULL;
+    starts := '{}';
+    FOR i IN 1 .. cardinality(hours) BY 2 LOOP
+      starts := starts || date_trunc('hour', hours[i], 'UTC');
+    END LOOP;
+    -- one primary-key lookup per hour (with `start = ANY (…)` the generic plan filters every hour of the group)
+    SELECT coalesce(array_agg(bk."start"), '{}') INTO dense FROM unnest(starts) AS h("start") CROSS JOIN LATERAL (
+      SELECT b0."start" FROM "transaction_buckets" b0 WHERE b0."clientId" = p_client AND b0."dim" = p_dim
+         AND b0."key" = p_key AND b0."minutes" = 60 AND b0."start" = h."start" AND b0."denseXid" IS NOT NULL
+      OFFSET 0) bk;
     FOR i IN 1 .. cardinality(hours) BY 2 LOOP
       a := hours[i];
       b := hours[i + 1];
