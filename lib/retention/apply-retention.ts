@@ -9,7 +9,10 @@ import { jobsPool } from "@/lib/db";
  * The tables retention applies to: the partitioned ones, each with the time column its months are
  * partitioned by and the column that orders an archive (unique per client).
  */
-export const RETENTION_TABLES = [{ table: "transactions", time: "occurredAt", order: "id" }] as const;
+export const RETENTION_TABLES = [
+  { table: "transactions", time: "occurredAt", order: "id" },
+  { table: "decisions", time: "createdAt", order: "id" },
+] as const;
 /** A client's period when it has none (clients.retentionMonths' default): the usual five years of AML records. */
 export const DEFAULT_RETENTION_MONTHS = 60;
 /** No client's data goes after less than this, whatever its setting says (the setting is validated too). */

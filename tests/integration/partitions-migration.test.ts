@@ -46,7 +46,7 @@ afterAll(async () => {
   await adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
 });
 
-describe("migration 20261127030000_transactions_partitioned", () => {
+describe("migrations 20261127030000_transactions_partitioned and 20261127030200_decisions_partitioned", () => {
   it("keeps every row, partitions transactions by month and keeps what the previous release relies on", async () => {
     for (const c of ["c1", "c2"])
       await db.query(`INSERT INTO clients (id, name, type, "updatedAt") VALUES ($1, $1, 'consumer', now())`, [
@@ -95,6 +95,7 @@ describe("migration 20261127030000_transactions_partitioned", () => {
     };
     expect(before).toEqual({ transactions: 216, alerts: 72, decisions: 216, deliveries: 72, attempts: 144 });
     const rowsBefore = await db.query(`SELECT * FROM transactions ORDER BY "clientId", id`);
+    const decisionsBefore = await db.query(`SELECT * FROM decisions ORDER BY id`);
     const bucketsBefore = await db.query(`SELECT * FROM transaction_buckets ORDER BY 1, 2, 3, 4, 5`);
     expect(await count(BUCKET_MISMATCHES_SQL.replace('"mismatches"', "n"))).toBe(0);
 
@@ -104,6 +105,7 @@ describe("migration 20261127030000_transactions_partitioned", () => {
     expect((await db.query(`SELECT * FROM transactions ORDER BY "clientId", id`)).rows).toEqual(
       rowsBefore.rows,
     );
+    expect((await db.query(`SELECT * FROM decisions ORDER BY id`)).rows).toEqual(decisionsBefore.rows);
     expect((await db.query(`SELECT * FROM transaction_buckets ORDER BY 1, 2, 3, 4, 5`)).rows).toEqual(
       bucketsBefore.rows,
     );
@@ -135,6 +137,19 @@ describe("migration 20261127030000_transactions_partitioned", () => {
     expect(names).toContain(
       `transactions_p${ahead.getUTCFullYear()}_${String(ahead.getUTCMonth() + 1).padStart(2, "0")}`,
     );
+    const { rows: decisionsPart } = await db.query<{ key: string }>(
+      `SELECT pg_get_partkeydef(p.partrelid) AS key FROM pg_partitioned_table p
+       WHERE p.partrelid = 'decisions'::regclass`,
+    );
+    expect(decisionsPart).toEqual([{ key: 'RANGE ("createdAt")' }]);
+    expect(
+      (
+        await db.query(
+          `SELECT DISTINCT tableoid::regclass::text AS part FROM decisions
+           WHERE to_char("createdAt" AT TIME ZONE 'UTC', 'YYYY_MM') = '2025_07'`,
+        )
+      ).rows,
+    ).toEqual([{ part: "decisions_p2025_07" }]);
     const { rows: placed } = await db.query<{ part: string; month: string; n: string }>(
       `SELECT tableoid::regclass::text AS part, to_char("occurredAt" AT TIME ZONE 'UTC', 'YYYY_MM') AS month,
          count(*) AS n FROM transactions GROUP BY 1, 2 ORDER BY 1`,

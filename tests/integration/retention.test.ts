@@ -64,6 +64,7 @@ const untouched = async () => ({
 const snapshot = async () => ({
   transactions: (await q(`SELECT * FROM transactions ORDER BY "clientId", id`)).rows,
   keys: await count(`SELECT count(*) AS n FROM transaction_keys`),
+  decisions: (await q(`SELECT * FROM decisions ORDER BY id`)).rows,
   buckets: (await q(`SELECT * FROM transaction_buckets ORDER BY 1, 2, 3, 4, 5`)).rows,
   partitions: await partitions(),
   archives: await count(`SELECT count(*) AS n FROM retention_archives`),
@@ -91,6 +92,18 @@ describe("retention", () => {
     // the job makes the partitions of these months (their rows were in the default partition)
     expect(await ensureMonthPartitions(pgPool(), new Date(NOW))).toEqual(
       expect.arrayContaining(["transactions_p2024_06", "transactions_p2024_12", "transactions_p2025_06"]),
+    );
+    // decisions of A in a month it no longer keeps and in one it keeps
+    await q(
+      `INSERT INTO decisions (id, "clientId", "subjectType", "subjectId", "riskLevel", "recommendedAction", evaluated,
+         aggregates, input, response, "durationMs", "createdAt")
+       SELECT 'd-' || m || '-' || k, $1, 'transaction', m || '-' || k, 'low', 'ALLOW', '[]', '{}', '{}', '{}', 1,
+         (m || '-10T00:00:00Z')::timestamptz + k * interval '1 hour'
+       FROM unnest(ARRAY['2024-06', '2025-12']) m, generate_series(0, 1) k`,
+      [a],
+    );
+    expect(await ensureMonthPartitions(pgPool(), new Date(NOW))).toEqual(
+      expect.arrayContaining(["decisions_p2024_06", "decisions_p2025_12"]),
     );
     // a row of an old month without a partition stays in the default partition
     await insertTx(a, "old-default", "2023-01-05T00:00:00Z", 1000);
@@ -136,14 +149,17 @@ describe("retention", () => {
     ).rows;
     expect(beforeText).toHaveLength(3);
     const dry = await applyRetention({ now: new Date(NOW), archiveDir: dir, dryRun: true });
-    expect(dry.archives.map((x) => `${x.clientId === a ? "A" : "B"} ${x.month} ${x.rows}`)).toEqual([
-      "A 2023-01 1",
-      "A 2024-06 3",
-      "A 2024-12 3",
-      "A 2025-06 3",
-      "B 2024-06 3",
+    expect(
+      dry.archives.map((x) => `${x.clientId === a ? "A" : "B"} ${x.table} ${x.month} ${x.rows}`),
+    ).toEqual([
+      "A transactions 2023-01 1",
+      "A transactions 2024-06 3",
+      "A transactions 2024-12 3",
+      "A transactions 2025-06 3",
+      "B transactions 2024-06 3",
+      "A decisions 2024-06 2",
     ]);
-    expect(dry.droppedPartitions).toEqual(["transactions_p2024_06"]);
+    expect(dry.droppedPartitions).toEqual(["transactions_p2024_06", "decisions_p2024_06"]);
     expect(await snapshot()).toEqual(before);
     expect(readdirSync(dir)).toEqual([]);
 
@@ -167,8 +183,14 @@ describe("retention", () => {
       `A ${a}/transactions/2024-12.csv 3`,
       `A ${a}/transactions/2025-06.csv 3`,
       `B ${b}/transactions/2024-06.csv 3`,
+      `A ${a}/decisions/2024-06.csv 2`,
     ]);
-    expect(run.droppedPartitions).toEqual(["transactions_p2024_06"]);
+    expect(run.droppedPartitions).toEqual(["transactions_p2024_06", "decisions_p2024_06"]);
+    expect(
+      (await q(`SELECT id FROM decisions WHERE "clientId" = $1 ORDER BY id`, [a])).rows.map(
+        (r: { id: string }) => r.id,
+      ),
+    ).toEqual(["d-2025-12-0", "d-2025-12-1"]);
 
     // the rows are gone, the rest stays; B's 2024-12 keeps its partition
     expect(await months(a)).toEqual(["2025-12:3", "2026-10:3"]);
@@ -200,8 +222,11 @@ describe("retention", () => {
     const manifest = JSON.parse(readFileSync(path.join(dir, a, "manifest.json"), "utf8")) as {
       archives: Array<{ file: string; sha256: string; rows: string }>;
     };
-    expect(manifest.archives.map((m) => `${m.file} ${m.rows}`)).toEqual(
-      run.archives.filter((x) => x.clientId === a).map((x) => `${x.file} ${x.rows}`),
+    expect(manifest.archives.map((m) => `${m.file} ${m.rows}`).sort()).toEqual(
+      run.archives
+        .filter((x) => x.clientId === a)
+        .map((x) => `${x.file} ${x.rows}`)
+        .sort(),
     );
     // the archive holds each row's columns as PostgreSQL writes them (header: the column names in order)
     const records: string[][] = [];
