@@ -207,6 +207,37 @@ describe("migrations 20261127030000_transactions_partitioned and 20261127030200_
     expect(await count(`SELECT count(*) AS n FROM transaction_keys`)).toBe(
       await count(`SELECT count(*) AS n FROM transactions`),
     );
+
+    // alerts (not converted in this release): their key is kept by alert_keys; a second alert of a transaction
+    // and rule is skipped, with the previous release's conflict target as without one, and joins no case
+    expect(await count(`SELECT count(*) AS n FROM alert_keys`)).toBe(72);
+    const alertCount = () => count(`SELECT coalesce(sum("alertCount"), 0) AS n FROM cases`);
+    const casesBefore = await alertCount();
+    const alert = (id: string, conflict: string) =>
+      db.query(
+        `INSERT INTO alerts (id, "clientId", "transactionId", "userId", "ruleRef", "ruleId", "ruleVersionId", "ruleName",
+           level, reason, "recommendedAction")
+         VALUES ($1, 'c1', 'c1-2025-05-1-0', 'u1', 'R1', 'r1', 'v1', 'Rule', 'high', 'r', 'REVIEW') ${conflict}
+         RETURNING id`,
+        [id],
+      );
+    expect(
+      (await alert("dup-1", `ON CONFLICT ("clientId", "transactionId", "ruleRef") DO NOTHING`)).rows,
+    ).toEqual([]);
+    expect((await alert("dup-2", "ON CONFLICT DO NOTHING")).rows).toEqual([]);
+    expect((await alert("dup-3", "")).rows).toEqual([]);
+    expect(await alertCount()).toBe(casesBefore);
+    expect(
+      (
+        await db.query(
+          `INSERT INTO alerts (id, "clientId", "transactionId", "userId", "ruleRef", "ruleId", "ruleVersionId", "ruleName",
+             level, reason, "recommendedAction")
+           VALUES ('new-1', 'c1', 'c1-2025-05-1-0', 'u1', 'R2', 'r2', 'v1', 'Rule', 'high', 'r', 'REVIEW') RETURNING id`,
+        )
+      ).rows,
+    ).toEqual([{ id: "new-1" }]);
+    expect(await alertCount()).toBe(casesBefore + 1);
+    expect(await count(`SELECT count(*) AS n FROM alert_keys`)).toBe(73);
     expect(await count(BUCKET_MISMATCHES_SQL.replace('"mismatches"', "n"))).toBe(0);
   }, 120_000);
 });
