@@ -100,6 +100,28 @@ describe("the expand/contract check of migrations", () => {
        ALTER TABLE "decisions" RENAME TO "decisions_old"; ALTER TABLE "d2" RENAME TO "decisions";`,
       [/new constraint/],
     ],
+    [
+      "a column dropped after the swap",
+      `CREATE TABLE "d2" (LIKE "decisions") PARTITION BY RANGE ("createdAt");
+       ALTER TABLE "decisions" RENAME TO "decisions_old"; ALTER TABLE "d2" RENAME TO "decisions";
+       ALTER TABLE "decisions" DROP COLUMN "input";`,
+      [/DROP COLUMN/],
+    ],
+    [
+      "a check or a unique index added after the swap",
+      `CREATE TABLE "d2" (LIKE "decisions") PARTITION BY RANGE ("createdAt");
+       ALTER TABLE "decisions" RENAME TO "decisions_old"; ALTER TABLE "d2" RENAME TO "decisions";
+       ALTER TABLE "decisions" ADD CONSTRAINT "c" CHECK ("durationMs" < 10);
+       CREATE UNIQUE INDEX "u" ON "decisions" ("id", "createdAt");`,
+      [/new constraint/, /unique index/],
+    ],
+    [
+      "a primary key added before the swap",
+      `CREATE TABLE "d2" (LIKE "decisions") PARTITION BY RANGE ("createdAt");
+       ALTER TABLE "decisions" ADD PRIMARY KEY ("id", "createdAt");
+       ALTER TABLE "decisions" RENAME TO "decisions_old"; ALTER TABLE "d2" RENAME TO "decisions";`,
+      [/new constraint/],
+    ],
   ])("refuses what is not a swap: %s", (_, sql, expected) => {
     expect(reasons(sql)).toEqual(expected.map((r) => expect.stringMatching(r)));
   });

@@ -12,8 +12,10 @@
 // One exception to "no RENAME": a *swap*, which replaces a table by one with the same name and the same
 // columns (a table partitioned in place: docs/operations.md, "Partitions and retention"). The migration
 // creates `CREATE TABLE <new> (LIKE <table> [INCLUDING ...]) [PARTITION BY ...]`, then renames <table> away
-// and <new> to <table>, in that order; the table renamed away may be dropped, and what follows the swap may
-// alter <table> as a table this migration created. Any other RENAME of a table is refused.
+// and <new> to <table>, in that order; the table renamed away may be dropped, and after the swap <table> may
+// get its primary key (`ALTER TABLE <table> ADD [CONSTRAINT <name>] PRIMARY KEY (...)`; a partitioned table's
+// must hold the partition key, so it is made anew). Everything else on <table> is checked as on any existing
+// table, and any other RENAME of a table is refused.
 //
 // It reads SQL written the way prisma/migrations is (one statement per `;`); comments, string
 // literals and dollar-quoted bodies are not looked into.
@@ -127,7 +129,11 @@ export function checkMigration(name: string, sql: string, all: readonly string[]
   for (const [i, s] of statements.entries()) {
     let m: RegExpExecArray | null;
     if (swaps.some((w) => w.renamed === i)) continue; // the swap's rename of the old table
-    for (const w of swaps) if (i > w.back) tables.add(w.table); // after its swap, the table is a new one
+    const pkey = new RegExp(
+      `^ALTER TABLE ${NAME} ADD (?:CONSTRAINT ${NAME} )?PRIMARY KEY \\([^()]*\\)$`,
+      "i",
+    ).exec(s);
+    if (pkey && swaps.some((w) => i > w.back && w.table === ident(pkey[1]!))) continue; // the swapped-in table's key
     if (
       (m = new RegExp(
         `^DROP (TABLE|VIEW|MATERIALIZED VIEW|TYPE|DOMAIN|SCHEMA|SEQUENCE) (?:IF EXISTS )?${NAME}`,
