@@ -70,6 +70,24 @@ async function writeAtomically(file: string, content: string): Promise<void> {
   await rename(tmp, file);
 }
 
+/** The part number of a month's next archive: 1, or one more than the last one whose rows were deleted. */
+async function nextPart(
+  db: pg.Pool | pg.PoolClient,
+  clientId: string,
+  table: string,
+  month: Date,
+): Promise<number> {
+  const { rows } = await db.query<{ part: number }>(
+    `SELECT coalesce(max("part"), 0) AS "part" FROM "retention_archives"
+     WHERE "clientId" = $1 AND "table" = $2 AND "month" = $3::date`,
+    [clientId, table, monthName(month) + "-01"],
+  );
+  return (rows[0]?.part ?? 0) + 1;
+}
+
+const archiveName = (month: Date, part: number) =>
+  part === 1 ? `${monthName(month)}.csv` : `${monthName(month)}.part${part}.csv`;
+
 /** The months before `keepsFrom` in which a client has rows of a table, with their counts. */
 async function expiredMonths(
   db: pg.Pool,
@@ -104,13 +122,8 @@ async function archiveMonth(
   let tmp: string | null = null;
   try {
     await conn.query("BEGIN ISOLATION LEVEL REPEATABLE READ");
-    const { rows: done } = await conn.query<{ part: number }>(
-      `SELECT coalesce(max("part"), 0) AS "part" FROM "retention_archives"
-       WHERE "clientId" = $1 AND "table" = $2 AND "month" = $3::date`,
-      [clientId, t.table, monthName(month) + "-01"],
-    );
-    const part = (done[0]?.part ?? 0) + 1;
-    const name = part === 1 ? `${monthName(month)}.csv` : `${monthName(month)}.part${part}.csv`;
+    const part = await nextPart(conn, clientId, t.table, month);
+    const name = archiveName(month, part);
     const relative = path.join(clientId, t.table, name);
     const file = path.join(archiveDir, relative);
     await mkdir(path.dirname(file), { recursive: true });
@@ -296,12 +309,13 @@ export async function applyRetention(opts: {
     for (const c of clients) {
       for (const { month, rows } of await expiredMonths(db, t, c.clientId, c.keepsFrom)) {
         if (opts.dryRun) {
+          const part = await nextPart(db, c.clientId, t.table, month);
           report.archives.push({
             clientId: c.clientId,
             table: t.table,
             month: monthName(month),
-            part: 0,
-            file: path.join(c.clientId, t.table, `${monthName(month)}.csv`),
+            part,
+            file: path.join(c.clientId, t.table, archiveName(month, part)),
             rows,
             sha256: null,
             bytes: null,

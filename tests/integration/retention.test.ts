@@ -251,6 +251,10 @@ describe("retention", () => {
 
     // a row of an archived month that arrives later goes to a further part; the first archive stays
     await insertTx(a, "late", "2024-12-20T00:00:00Z", 7);
+    const lateDry = await applyRetention({ now: new Date(NOW), archiveDir: dir, dryRun: true });
+    expect(lateDry.archives.map((x) => `${x.file} ${x.rows} ${x.part}`)).toEqual([
+      `${a}/transactions/2024-12.part2.csv 1 2`,
+    ]);
     const late = await applyRetention({ now: new Date(NOW), archiveDir: dir, dryRun: false });
     expect(late.archives.map((x) => `${x.file} ${x.rows} ${x.part}`)).toEqual([
       `${a}/transactions/2024-12.part2.csv 1 2`,
