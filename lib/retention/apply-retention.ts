@@ -104,9 +104,9 @@ async function expiredMonths(
 }
 
 /**
- * One client's rows of one month of one table: written to a temporary file, renamed, its checksum beside
- * it, read back and checked, then deleted with a row in retention_archives, all in one REPEATABLE READ
- * transaction: the delete sees exactly the rows the archive holds (a row that arrives meanwhile stays, for
+ * One client's rows of one month of one table: written to a temporary file, read back and checked against
+ * its checksum, then deleted with a row in retention_archives, the file renamed into place and its checksum
+ * written beside it, and committed, all in one REPEATABLE READ transaction: the delete sees exactly the rows the archive holds (a row that arrives meanwhile stays, for
  * a later part), and a run stopped before the commit deleted nothing (its file, without its row, is written
  * again by the next run). Null when the month has no rows any more.
  */
@@ -172,15 +172,10 @@ async function archiveMonth(
       return null;
     }
     const sha256 = hash.digest("hex");
-    await rename(tmp, file);
-    tmp = null;
-    await writeAtomically(`${file}.sha256`, sha256Line(sha256, name));
-
-    // read back: the file on disk is what was hashed, and its checksum file says so
-    const written = await readFile(file);
-    const check = (await readFile(`${file}.sha256`, "utf8")).split(/\s+/)[0];
+    // read back: the file on disk is what was hashed (a concurrent run writing the same file fails here)
+    const written = await readFile(tmp);
     const reread = createHash("sha256").update(written).digest("hex");
-    if (written.length !== bytes || reread !== sha256 || check !== sha256)
+    if (written.length !== bytes || reread !== sha256)
       throw new RetentionError(
         `${relative}: the file read back does not match its checksum; nothing deleted`,
       );
@@ -208,6 +203,11 @@ async function archiveMonth(
        VALUES ($1, $2, $3::date, $4, $5, $6, $7, $8)`,
       [clientId, t.table, monthName(month) + "-01", part, relative, sha256, rows, bytes],
     );
+    // in place only once the delete went through (a concurrent run's delete fails first: its files stay
+    // temporary); a crash before the commit leaves files without their row, written again by the next run
+    await rename(tmp, file);
+    tmp = null;
+    await writeAtomically(`${file}.sha256`, sha256Line(sha256, name));
     await conn.query("COMMIT");
     return { clientId, table: t.table, month: monthName(month), part, file: relative, rows, sha256, bytes };
   } catch (err) {
