@@ -192,6 +192,9 @@ async function prepareDatabase(): Promise<{ clientId: string; apiKey: string }> 
   await installRules(clientId);
 
   log(`loading ${ROWS.toLocaleString()} historical transactions…`);
+  // the history's month partitions first, so that its rows do not go to the default partition
+  await prisma.$executeRawUnsafe(`SELECT "month_partition_create"('transactions', 'occurredAt', m, 'transaction_keys', '"clientId", "id"')
+     FROM generate_series(date_trunc('month', now() - interval '31 days', 'UTC'), now(), interval '1 month') m`);
   const t0 = Date.now();
   const batch = 200_000;
   // the bucket triggers are off while loading (one session, as a bulk import would), then the buckets are built
@@ -222,6 +225,10 @@ async function prepareDatabase(): Promise<{ clientId: string; apiKey: string }> 
     log(`  ${end + 1} rows (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
   }
   await prisma.$executeRawUnsafe(`ALTER TABLE transactions ENABLE TRIGGER USER`);
+  // the key triggers were off too: the loaded ids' keys, as the triggers would have kept them
+  await prisma.$executeRawUnsafe(
+    `INSERT INTO transaction_keys ("clientId", id) SELECT "clientId", id FROM transactions WHERE "clientId" = '${clientId}'`,
+  );
   const t1 = Date.now();
   await prisma.$executeRawUnsafe(`SELECT transaction_buckets_rebuild('${clientId}')`);
   const buckets = await prisma.$queryRawUnsafe<Array<{ n: bigint; dense: bigint }>>(

@@ -102,7 +102,8 @@ test.afterAll(async () => {
 test("the previous release and this one side by side under load, rolled one at a time: nothing lost", async () => {
   test.setTimeout(600_000);
   const [old, current] = instances;
-  const { clientId, apiKey } = createScreeningClient(dbUrl, "Rolling");
+  // by the previous release's CLI: the database has its schema (this release's code may read columns it adds)
+  const { clientId, apiKey } = createScreeningClient(dbUrl, "Rolling", previous.dir);
   await old.start();
   haproxy = await startHaproxy(PORT, [old, current], dir, "ignore");
   const base = `http://127.0.0.1:${PORT}`;

@@ -119,13 +119,14 @@ export function npmStart(env: NodeJS.ProcessEnv, { capture = false } = {}): TSer
   };
 }
 
-/** The operator CLI on a database, as an operator would run it. */
-export function operatorCli(databaseUrl: string) {
+/** The operator CLI on a database, as an operator would run it (`cwd`: the release's folder, default this one). */
+export function operatorCli(databaseUrl: string, cwd?: string) {
   return (...args: string[]) =>
     JSON.parse(
       execFileSync("npx", ["tsx", "lib/cli/main.ts", ...args], {
         env: { ...process.env, DATABASE_URL: databaseUrl },
         encoding: "utf8",
+        cwd,
       }),
     ) as Record<string, unknown>;
 }
@@ -134,8 +135,9 @@ export function operatorCli(databaseUrl: string) {
 export function createScreeningClient(
   databaseUrl: string,
   name: string,
+  cwd?: string,
 ): { clientId: string; apiKey: string } {
-  const cli = operatorCli(databaseUrl);
+  const cli = operatorCli(databaseUrl, cwd);
   const { clientId, apiKey } = cli("client", "create", "--name", name, "--type", "consumer") as {
     clientId: string;
     apiKey: string;

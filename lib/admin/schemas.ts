@@ -6,6 +6,7 @@ import {
   ZFeature,
   ZRecommendedAction,
   ZReportingProfile,
+  ZRetentionMonths,
 } from "@/lib/clients/schemas";
 import { ZDashboardRole } from "@/lib/dashboard-users/create-dashboard-user";
 import { RULE_STATUSES } from "@/lib/rules/schemas";
@@ -53,6 +54,7 @@ export const ZUpdateSettings = z.object({
   reportingProfile: ZReportingProfile.optional(),
   baseCurrency: ZBaseCurrency.optional(),
   linkFanOutCap: ZFanOutCap.optional(),
+  retentionMonths: ZRetentionMonths.optional(),
 });
 export type TUpdateSettings = z.infer<typeof ZUpdateSettings>;
 

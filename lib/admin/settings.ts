@@ -19,6 +19,8 @@ export type TSettingsView = {
   baseCurrency: string;
   /** A shared identifier with more users than this links nobody (user links, links.* in rules). */
   linkFanOutCap: number;
+  /** Whole months of transactions kept before the current one; older ones are archived and deleted. */
+  retentionMonths: number;
   reportingProfile: TReportingProfile;
   allFeatures: readonly string[];
   allActions: readonly string[];
@@ -50,6 +52,7 @@ export async function getClientSettings(user: TSessionUser): Promise<TSettingsVi
     actions: client.actions.length ? client.actions : [...RECOMMENDED_ACTIONS],
     baseCurrency: client.baseCurrency,
     linkFanOutCap: client.linkFanOutCap,
+    retentionMonths: client.retentionMonths,
     reportingProfile,
     allFeatures: FEATURES,
     allActions: RECOMMENDED_ACTIONS,

@@ -14,11 +14,16 @@ import {
 } from "@/lib/dashboard-users/create-dashboard-user";
 import { CliError, listFlag, optionalFlag, requireFlag, type TArgs } from "@/lib/cli/args";
 
-/** `--link-fan-out-cap N`: digits only (the bounds are the schema's). */
-function fanOutCapFlag(value: string | undefined): number | undefined {
+/** A flag's whole number: digits only (the bounds are the schema's). */
+function wholeNumberFlag(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new CliError("--link-fan-out-cap must be a whole number");
+  if (!/^\d+$/.test(value)) throw new CliError(`${flag} must be a whole number`);
   return Number(value);
+}
+
+/** `--link-fan-out-cap N`. */
+function fanOutCapFlag(value: string | undefined): number | undefined {
+  return wholeNumberFlag(value, "--link-fan-out-cap");
 }
 
 function checkList(values: string[] | undefined, allowed: readonly string[], what: string): void {
@@ -73,6 +78,7 @@ export const commands: Record<string, TCommand> = {
       reportingProfile: reportingProfile as never,
       baseCurrency: optionalFlag(args, "base-currency"),
       linkFanOutCap: fanOutCapFlag(optionalFlag(args, "link-fan-out-cap")),
+      retentionMonths: wholeNumberFlag(optionalFlag(args, "retention-months"), "--retention-months"),
     });
     if (!result) throw new CliError(`Client ${clientId} does not exist`);
     return result;

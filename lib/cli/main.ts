@@ -5,7 +5,7 @@ import { ensureDatabaseUrl } from "@/lib/embedded/server";
 const USAGE = `usage: npm run --silent cli -- <command>
   client create --name NAME --type business|consumer [--features f1,f2] [--actions A1,A2]
   client configure --client ID [--name NAME] [--features ...] [--actions ...] [--reporting-profile FILE]
-                   [--base-currency CODE] [--link-fan-out-cap N]
+                   [--base-currency CODE] [--link-fan-out-cap N] [--retention-months N]
   apikey create --client ID [--name NAME]
   apikey revoke --key KEY
   rules import --client ID FILE
@@ -16,12 +16,13 @@ const USAGE = `usage: npm run --silent cli -- <command>
   sanctions list
   fx import FILE
   lists import --client ID --list NAME [--kind KIND] FILE [--replace]
-  lists export --client ID --list NAME`;
+  lists export --client ID --list NAME
+  retention [--dry-run] [--archive-dir DIR] [--now ISO]`;
 
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2));
   const [group, verb] = args.positionals;
-  if (!group || !verb || args.flags.help) {
+  if (!group || args.flags.help) {
     process.stderr.write(USAGE + "\n");
     return args.flags.help ? 0 : 2;
   }
@@ -29,12 +30,15 @@ async function main(): Promise<number> {
   try {
     const { commands, extraCommands, describeError } = await import("@/lib/cli/commands");
     await import("@/lib/cli/register");
-    const command = commands[`${group} ${verb}`] ?? extraCommands[`${group} ${verb}`];
+    // two words (`client create`), or one (`retention`)
+    const pair = verb === undefined ? undefined : `${group} ${verb}`;
+    const paired = pair === undefined ? undefined : (commands[pair] ?? extraCommands[pair]);
+    const command = paired ?? commands[group] ?? extraCommands[group];
     if (!command) {
-      process.stderr.write(`Unknown command '${group} ${verb}'\n${USAGE}\n`);
+      process.stderr.write(`Unknown command '${pair ?? group}'\n${USAGE}\n`);
       return 2;
     }
-    args.positionals = args.positionals.slice(2);
+    args.positionals = args.positionals.slice(paired ? 2 : 1);
     try {
       const result = await command(args);
       process.stdout.write(JSON.stringify(result) + "\n");

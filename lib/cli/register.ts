@@ -4,3 +4,4 @@ import "@/lib/webhooks/cli";
 import "@/lib/sanctions/cli";
 import "@/lib/fx/cli";
 import "@/lib/lists/cli";
+import "@/lib/retention/cli";

@@ -22,6 +22,7 @@ export async function configureClient(
       ...(data.reportingProfile !== undefined && { reportingProfile: data.reportingProfile }),
       ...(data.baseCurrency !== undefined && { baseCurrency: data.baseCurrency }),
       ...(data.linkFanOutCap !== undefined && { linkFanOutCap: data.linkFanOutCap }),
+      ...(data.retentionMonths !== undefined && { retentionMonths: data.retentionMonths }),
     },
   });
   return serializeClient(client);

@@ -91,6 +91,13 @@ export const ZFanOutCap = z
   .min(2, "At least 2: a value held by one user links nobody anyway")
   .max(MAX_FAN_OUT_CAP, `At most ${MAX_FAN_OUT_CAP}`);
 
+/** Whole months of transactions kept before the current month (retention; at least a year, at most a century). */
+export const ZRetentionMonths = z
+  .number({ message: "Expected a whole number of months" })
+  .int("Expected a whole number of months")
+  .min(12, "At least 12 months: records are kept for at least a year")
+  .max(1200, "At most 1200 months");
+
 export const ZConfigureClient = z.object({
   clientId: z.string().min(1),
   name: z.string().trim().min(1).optional(),
@@ -99,5 +106,6 @@ export const ZConfigureClient = z.object({
   reportingProfile: ZReportingProfile.optional(),
   baseCurrency: ZBaseCurrency.optional(),
   linkFanOutCap: ZFanOutCap.optional(),
+  retentionMonths: ZRetentionMonths.optional(),
 });
 export type TConfigureClient = z.input<typeof ZConfigureClient>;

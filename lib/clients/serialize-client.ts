@@ -9,6 +9,8 @@ export type TClientConfig = {
   reportingProfile: unknown;
   baseCurrency: string;
   linkFanOutCap: number;
+  /** Whole months of transactions kept before the current one (`npm run cli -- retention`). */
+  retentionMonths: number;
   createdAt: number;
   updatedAt: number;
 };
@@ -23,6 +25,7 @@ export function serializeClient(client: Client): TClientConfig {
     reportingProfile: client.reportingProfile ?? null,
     baseCurrency: client.baseCurrency,
     linkFanOutCap: client.linkFanOutCap,
+    retentionMonths: client.retentionMonths,
     createdAt: client.createdAt.getTime(),
     updatedAt: client.updatedAt.getTime(),
   };

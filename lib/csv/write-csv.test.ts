@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { csvCell, csvDocument, neutralizeFormula, readNeutralized } from "@/lib/csv/write-csv";
+import { copyCsvCell, csvCell, csvDocument, neutralizeFormula, readNeutralized } from "@/lib/csv/write-csv";
 
 describe("CSV cells", () => {
   it("writes every cell a spreadsheet would run as text", () => {
@@ -39,5 +39,15 @@ describe("CSV cells", () => {
   it("reads a neutralised cell back to the original value, and nothing else changes", () => {
     for (const value of ["=1+1", "+254700111222", "-x", "@home", "'quoted", "'plain", "plain"])
       expect(readNeutralized(neutralizeFormula(value))).toBe(value);
+  });
+
+  it("writes an archive's cells as PostgreSQL's COPY reads them: exact, null apart from the empty string", () => {
+    expect(copyCsvCell(null)).toBe("");
+    expect(copyCsvCell("")).toBe('""');
+    expect(copyCsvCell("=1+1")).toBe("=1+1");
+    expect(copyCsvCell("-5.00000000")).toBe("-5.00000000");
+    expect(copyCsvCell('{"a": "b,\\nc"}')).toBe('"{""a"": ""b,\\nc""}"');
+    expect(copyCsvCell("x\ny")).toBe('"x\ny"');
+    expect(copyCsvCell(" padded")).toBe('" padded"');
   });
 });

@@ -32,3 +32,15 @@ export function csvDocument(
     .map((cells) => `${cells.join(",")}\n`)
     .join("");
 }
+
+/**
+ * One cell of an archive that PostgreSQL reads back (`COPY ... FROM ... WITH (FORMAT csv, HEADER)`): the
+ * value exactly as stored, not neutralised (an archive is restored, not opened in a spreadsheet), null as
+ * an unquoted empty cell and the empty string quoted, as COPY writes and reads them.
+ */
+export function copyCsvCell(value: string | null): string {
+  if (value === null) return "";
+  return value === "" || /[",\r\n\\]/.test(value) || /^\s|\s$/.test(value)
+    ? `"${value.replaceAll('"', '""')}"`
+    : value;
+}

@@ -1,4 +1,5 @@
 import { analyzeStaleTables } from "@/lib/jobs/analyze-tables";
+import { ensureMonthPartitions } from "@/lib/jobs/ensure-partitions";
 import {
   executeRun,
   type TExecutorConfig,
@@ -88,6 +89,8 @@ const KEEP_COMPLETED_MS = 7 * 24 * 60 * 60_000;
 const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
 const DEFAULT_SWEEP_GRACE_MS = 5 * 60_000;
 const ANALYZE_EVERY_MS = 60_000;
+/** The month partitions ahead are checked at start and then hourly (three months are made in advance). */
+const PARTITIONS_EVERY_MS = 60 * 60_000;
 
 export function startJobDriver(options: TJobDriverOptions): TJobDriver {
   const pollMs = options.pollMs ?? 250;
@@ -122,6 +125,7 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
   // not at start: right after a restart the statistics are whatever the last run left
   let lastAnalyze = Date.now();
   let lastRecovery = 0;
+  let lastPartitions = 0;
   // A wake that arrives during a pass is kept, so work committed while the pass ran is not left for the poll.
   let woken = false;
 
@@ -196,6 +200,11 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
         // the requested retries are outbox rows: the next pass dispatches (or relays) them
         more = true;
       }
+    }
+    if (Date.now() - lastPartitions >= PARTITIONS_EVERY_MS) {
+      lastPartitions = Date.now();
+      const made = await ensureMonthPartitions();
+      if (made.length > 0) logInfo("month partitions made", { partitions: made });
     }
     if (Date.now() - lastAnalyze >= analyzeIntervalMs) {
       lastAnalyze = Date.now();

@@ -57,6 +57,75 @@ describe("the expand/contract check of migrations", () => {
     expect(checkMigration(NAME, sql)).toEqual([]);
   });
 
+  it("accepts a swap: a table replaced by a partitioned one LIKE it, renamed to its name, the old one dropped", () => {
+    const sql = `
+      CREATE TABLE "decisions_partitioned" (LIKE "decisions" INCLUDING DEFAULTS INCLUDING COMPRESSION)
+        PARTITION BY RANGE ("createdAt");
+      INSERT INTO "decisions_partitioned" SELECT * FROM "decisions";
+      ALTER TABLE "decisions" RENAME TO "decisions_unpartitioned";
+      DROP TABLE "decisions_unpartitioned";
+      ALTER TABLE "decisions_partitioned" RENAME TO "decisions";
+      ALTER TABLE "decisions" ADD CONSTRAINT "decisions_pkey" PRIMARY KEY ("id", "createdAt");
+    `;
+    expect(checkMigration(NAME, sql)).toEqual([]);
+  });
+
+  it.each([
+    [
+      "a plain rename, the old table dropped",
+      `ALTER TABLE "decisions" RENAME TO "decisions_old"; DROP TABLE "decisions_old";`,
+      [/RENAME/, /DROP TABLE/],
+    ],
+    [
+      "a rename to the name of a table not made LIKE it",
+      `CREATE TABLE "d2" ("id" TEXT); ALTER TABLE "decisions" RENAME TO "decisions_old";
+       ALTER TABLE "d2" RENAME TO "decisions";`,
+      [/RENAME/],
+    ],
+    [
+      "a table LIKE it with a column more",
+      `CREATE TABLE "d2" (LIKE "decisions", "extra" TEXT); ALTER TABLE "decisions" RENAME TO "decisions_old";
+       ALTER TABLE "d2" RENAME TO "decisions";`,
+      [/RENAME/],
+    ],
+    [
+      "the new table renamed in before the old one is renamed away",
+      `CREATE TABLE "d2" (LIKE "decisions"); ALTER TABLE "d2" RENAME TO "decisions";
+       ALTER TABLE "decisions" RENAME TO "decisions_old";`,
+      [/RENAME/],
+    ],
+    [
+      "a constraint added before the swap",
+      `CREATE TABLE "d2" (LIKE "decisions"); ALTER TABLE "decisions" ADD CONSTRAINT "c" CHECK (true);
+       ALTER TABLE "decisions" RENAME TO "decisions_old"; ALTER TABLE "d2" RENAME TO "decisions";`,
+      [/new constraint/],
+    ],
+    [
+      "a column dropped after the swap",
+      `CREATE TABLE "d2" (LIKE "decisions") PARTITION BY RANGE ("createdAt");
+       ALTER TABLE "decisions" RENAME TO "decisions_old"; ALTER TABLE "d2" RENAME TO "decisions";
+       ALTER TABLE "decisions" DROP COLUMN "input";`,
+      [/DROP COLUMN/],
+    ],
+    [
+      "a check or a unique index added after the swap",
+      `CREATE TABLE "d2" (LIKE "decisions") PARTITION BY RANGE ("createdAt");
+       ALTER TABLE "decisions" RENAME TO "decisions_old"; ALTER TABLE "d2" RENAME TO "decisions";
+       ALTER TABLE "decisions" ADD CONSTRAINT "c" CHECK ("durationMs" < 10);
+       CREATE UNIQUE INDEX "u" ON "decisions" ("id", "createdAt");`,
+      [/new constraint/, /unique index/],
+    ],
+    [
+      "a primary key added before the swap",
+      `CREATE TABLE "d2" (LIKE "decisions") PARTITION BY RANGE ("createdAt");
+       ALTER TABLE "decisions" ADD PRIMARY KEY ("id", "createdAt");
+       ALTER TABLE "decisions" RENAME TO "decisions_old"; ALTER TABLE "d2" RENAME TO "decisions";`,
+      [/new constraint/],
+    ],
+  ])("refuses what is not a swap: %s", (_, sql, expected) => {
+    expect(reasons(sql)).toEqual(expected.map((r) => expect.stringMatching(r)));
+  });
+
   it("accepts a contract migration marked with the expand it finishes and the release that stopped using it", () => {
     const expand = "20261126220000_job_versions";
     const sql = `-- contract: ${expand}; unused since v1.4.0\nDROP TRIGGER "outbox_keep_for_newer_driver" ON "outbox_events";\nDROP FUNCTION "outbox_keep_for_newer_driver"();`;

@@ -9,6 +9,14 @@
 //
 //   -- contract: <expand migration folder>; unused since <release that stopped using it>
 //
+// One exception to "no RENAME": a *swap*, which replaces a table by one with the same name and the same
+// columns (a table partitioned in place: docs/operations.md, "Partitions and retention"). The migration
+// creates `CREATE TABLE <new> (LIKE <table> [INCLUDING ...]) [PARTITION BY ...]`, then renames <table> away
+// and <new> to <table>, in that order; the table renamed away may be dropped, and after the swap <table> may
+// get its primary key (`ALTER TABLE <table> ADD [CONSTRAINT <name>] PRIMARY KEY (...)`; a partitioned table's
+// must hold the partition key, so it is made anew). Everything else on <table> is checked as on any existing
+// table, and any other RENAME of a table is refused.
+//
 // It reads SQL written the way prisma/migrations is (one statement per `;`); comments, string
 // literals and dollar-quoted bodies are not looked into.
 
@@ -49,6 +57,36 @@ function namesCreated(statements: string[], kind: RegExp): Set<string> {
   return names;
 }
 
+/**
+ * The swaps of a migration (see the header): for each, the table's name, the name it was renamed away to,
+ * and the index of the statement that renamed the new table to it (from there on the table is a new one).
+ */
+function swapsOf(
+  statements: string[],
+): Array<{ table: string; away: string; renamed: number; back: number }> {
+  const likes = new Map<string, string>(); // new table -> the table its columns come from
+  for (const s of statements) {
+    const m = new RegExp(
+      `^CREATE TABLE ${NAME} \\( ?LIKE ${NAME}(?: (?:INCLUDING|EXCLUDING) [A-Z]+)* ?\\)(?: PARTITION BY .*)?$`,
+      "i",
+    ).exec(s);
+    if (m) likes.set(ident(m[1]!), ident(m[2]!));
+  }
+  const renames = statements.map((s) => {
+    const m = new RegExp(`^ALTER TABLE (?:IF EXISTS )?${NAME} RENAME TO ${NAME}$`, "i").exec(s);
+    return m ? { from: ident(m[1]!), to: ident(m[2]!) } : null;
+  });
+  const swaps: Array<{ table: string; away: string; renamed: number; back: number }> = [];
+  renames.forEach((r, renamed) => {
+    if (!r) return;
+    const back = renames.findIndex(
+      (b, i) => i > renamed && b !== null && b.to === r.from && likes.get(b.from) === r.from,
+    );
+    if (back >= 0) swaps.push({ table: r.from, away: r.to, renamed, back });
+  });
+  return swaps;
+}
+
 /** The problems of one migration's SQL (`name` is its folder; `all` every folder, to check a marker). */
 export function checkMigration(name: string, sql: string, all: readonly string[] = []): TMigrationProblem[] {
   const marker = CONTRACT_MARKER.exec(sql);
@@ -83,17 +121,26 @@ export function checkMigration(name: string, sql: string, all: readonly string[]
     for (const m of s.matchAll(new RegExp(`ALTER COLUMN ${NAME} SET DEFAULT`, "gi")))
       defaulted.add(ident(m[1]!));
 
+  const swaps = swapsOf(statements);
+  const swappedAway = new Set(swaps.map((w) => w.away));
+
   const problems: TMigrationProblem[] = [];
   const refuse = (statement: string, reason: string) => problems.push({ migration: name, statement, reason });
-  for (const s of statements) {
+  for (const [i, s] of statements.entries()) {
     let m: RegExpExecArray | null;
+    if (swaps.some((w) => w.renamed === i)) continue; // the swap's rename of the old table
+    const pkey = new RegExp(
+      `^ALTER TABLE ${NAME} ADD (?:CONSTRAINT ${NAME} )?PRIMARY KEY \\([^()]*\\)$`,
+      "i",
+    ).exec(s);
+    if (pkey && swaps.some((w) => i > w.back && w.table === ident(pkey[1]!))) continue; // the swapped-in table's key
     if (
       (m = new RegExp(
         `^DROP (TABLE|VIEW|MATERIALIZED VIEW|TYPE|DOMAIN|SCHEMA|SEQUENCE) (?:IF EXISTS )?${NAME}`,
         "i",
       ).exec(s))
     ) {
-      if (!tables.has(ident(m[2]!)))
+      if (!tables.has(ident(m[2]!)) && !(m[1]!.toUpperCase() === "TABLE" && swappedAway.has(ident(m[2]!))))
         refuse(s, `DROP ${m[1]!.toUpperCase()}: the previous release still uses it`);
     } else if (
       (m = new RegExp(`^DROP (INDEX|TRIGGER|FUNCTION) (?:CONCURRENTLY )?(?:IF EXISTS )?${NAME}`, "i").exec(s))

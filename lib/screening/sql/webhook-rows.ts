@@ -148,12 +148,14 @@ export function transactionAlertCtes(
         [f.recommendedAction, "text"],
       ]),
     );
+    // An alert already raised for this transaction and rule is skipped by the "alert_key_inserted" trigger
+    // (migration 20261127030300_alert_keys); no conflict target, so that alerts can become partitioned.
     ctes.push(`a AS (INSERT INTO "alerts" ("id", "clientId", "transactionId", "userId", "ruleRef", "ruleId",
          "ruleVersionId", "ruleName", "level", "reason", "recommendedAction", "decisionId", "createdAt")
        SELECT v."id", ${c}, ${id}, ${p.add(userId, "text")}, v."ruleRef", v."ruleId", v."versionId", v."name",
          v."level", v."reason", v."action", ${p.add(decisionId, "text")}, ${p.add(now, "timestamptz")}
        FROM (VALUES ${values}) AS v("id", "ruleRef", "ruleId", "versionId", "name", "level", "reason", "action")
-       ON CONFLICT ("clientId", "transactionId", "ruleRef") DO NOTHING RETURNING "ruleRef" AS "tag")`);
+       ON CONFLICT DO NOTHING RETURNING "ruleRef" AS "tag")`);
     for (const f of active)
       webhookRows(webhooks, subscriptions, {
         event: "alert.created",

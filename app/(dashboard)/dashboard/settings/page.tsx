@@ -3,6 +3,7 @@ import { CaseSlaCard } from "@/components/cases/case-sla-card";
 import { SanctionsDatasetsCard } from "@/components/sanctions/sanctions-datasets-card";
 import { BaseCurrencyCard } from "@/components/settings/base-currency-card";
 import { LinkFanOutCard } from "@/components/settings/link-fan-out-card";
+import { RetentionCard } from "@/components/settings/retention-card";
 import { SettingsForm } from "@/components/settings/settings-form";
 import { PageHeader } from "@/components/ui";
 import { getClientSettings } from "@/lib/admin/settings";
@@ -31,6 +32,7 @@ export default async function SettingsPage() {
       <CaseSlaCard initial={caseSla} />
       <BaseCurrencyCard initial={settings.baseCurrency} rates={rates} currencies={currencyChoices()} />
       <LinkFanOutCard initial={settings.linkFanOutCap} />
+      <RetentionCard initial={settings.retentionMonths} />
       <SanctionsDatasetsCard datasets={sanctionsDatasets} />
     </div>
   );
