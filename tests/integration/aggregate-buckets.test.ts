@@ -10,6 +10,7 @@ import { windowMs } from "@/lib/rules/schemas";
 import { rawWindowReason, readsRawWindow } from "@/lib/rules/aggregate-cost";
 import { aggregateKey, computeAggregates } from "@/lib/screening/aggregates";
 import { createTestClient } from "@/tests/factories";
+import { BUCKET_MISMATCHES_SQL } from "@/tests/support/bucket-check";
 
 const SEED = Number(process.env.AGGREGATE_SEED ?? 20261127);
 const MINUTE = 60_000;
@@ -327,6 +328,71 @@ describe("aggregates over time buckets", () => {
         checked++;
       }
     expect(checked).toBeGreaterThan(400);
+  });
+
+  it("moves a row within its hour, and within its day, with the same amount, in the hour and minute buckets", async () => {
+    const { clientId } = await createTestClient();
+    const hour = Date.UTC(2026, 10, 21, 12);
+    // 70 rows in one hour: its day and the hour are dense, so both keep finer buckets
+    await insertRows(
+      clientId,
+      Array.from({ length: 70 }, (_, i) => ({
+        id: `mv${i}`,
+        userId: "u-mv",
+        merchantId: "m-mv",
+        accountId: null,
+        userDeviceId: null,
+        cardFingerprint: null,
+        amount: "10",
+        baseAmount: "10",
+        occurredAt: new Date(hour + i * 50_000).toISOString(),
+      })),
+    );
+    const mismatches = async () =>
+      (await prisma.$queryRawUnsafe<Array<{ mismatches: number }>>(BUCKET_MISMATCHES_SQL))[0]!.mismatches;
+    expect(await mismatches()).toBe(0);
+    const move = (id: string, at: number) =>
+      prisma.$executeRawUnsafe(
+        `UPDATE "transactions" SET "occurredAt" = $3::timestamptz WHERE "clientId" = $1 AND "id" = $2`,
+        clientId,
+        id,
+        new Date(at).toISOString(),
+      );
+    await move("mv0", hour + 59 * MINUTE + 30_000); // within its hour: another minute
+    expect(await mismatches()).toBe(0);
+    await move("mv1", hour - 5 * HOUR); // within its day: another hour
+    expect(await mismatches()).toBe(0);
+    await move("mv2", hour + 50_000 + 10_000); // within its minute
+    expect(await mismatches()).toBe(0);
+    // a status update still touches no bucket
+    const before = await prisma.$queryRawUnsafe<Array<{ x: string }>>(
+      `SELECT max(xmin::text::bigint)::text AS x FROM "transaction_buckets" WHERE "clientId" = $1`,
+      clientId,
+    );
+    await prisma.$executeRawUnsafe(
+      `UPDATE "transactions" SET "status" = 'SUCCESSFUL' WHERE "clientId" = $1 AND "id" LIKE 'mv%'`,
+      clientId,
+    );
+    const after = await prisma.$queryRawUnsafe<Array<{ x: string }>>(
+      `SELECT max(xmin::text::bigint)::text AS x FROM "transaction_buckets" WHERE "clientId" = $1`,
+      clientId,
+    );
+    expect(after[0]!.x).toBe(before[0]!.x);
+    // and the window the old functions answered wrongly: (11:59, 12:30]
+    const [got] = await prisma.$queryRawUnsafe<Array<{ n: bigint }>>(
+      `SELECT "n" FROM "transaction_window_totals"($1, 2::smallint, 'm-mv', false, false, $2::timestamptz, $3::timestamptz)`,
+      clientId,
+      new Date(hour - MINUTE).toISOString(),
+      new Date(hour + 30 * MINUTE).toISOString(),
+    );
+    const [raw] = await prisma.$queryRawUnsafe<Array<{ n: bigint }>>(
+      `SELECT count(*) AS n FROM "transactions" WHERE "clientId" = $1 AND "merchantId" = 'm-mv'
+          AND "occurredAt" > $2::timestamptz AND "occurredAt" <= $3::timestamptz`,
+      clientId,
+      new Date(hour - MINUTE).toISOString(),
+      new Date(hour + 30 * MINUTE).toISOString(),
+    );
+    expect(Number(got!.n)).toBe(Number(raw!.n));
   });
 
   it("says which aggregates read the raw window", () => {
