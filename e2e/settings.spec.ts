@@ -53,3 +53,43 @@ test("turning a feature off and changing the base currency ask first and say wha
   await page.reload();
   await expect(page.getByLabel("Base currency")).toHaveValue("USD");
 });
+
+test("the retention period: an admin sets it, a value under 12 months is refused with the reason", async ({
+  page,
+}) => {
+  await signIn(page, DEMO.admin);
+  await page.goto("/dashboard/settings");
+  const field = page.getByLabel("Retention period (months)");
+  const save = page.getByRole("button", { name: "Save retention period" });
+  await expect(field).toHaveValue("60");
+  await expect(save).toBeDisabled();
+
+  await field.fill("6");
+  await save.click();
+  await expect(
+    page
+      .getByText(/retention|12/i)
+      .filter({ hasText: /12/ })
+      .first(),
+  ).toBeVisible();
+  await page.reload();
+  await expect(field).toHaveValue("60");
+
+  await field.fill("24");
+  await save.click();
+  await expect(page.getByRole("status").filter({ hasText: "kept for 24 months" })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/settings-retention.png`, fullPage: true });
+  await page.reload();
+  await expect(field).toHaveValue("24");
+
+  // back to the default, for the other specs
+  await field.fill("60");
+  await save.click();
+  await expect(page.getByRole("status").filter({ hasText: "kept for 60 months" })).toBeVisible();
+});
+
+test("a reviewer has no retention setting to change", async ({ page }) => {
+  await signIn(page, DEMO.reviewer);
+  await page.goto("/dashboard/settings");
+  await expect(page.getByRole("button", { name: "Save retention period" })).toHaveCount(0);
+});

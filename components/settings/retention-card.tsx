@@ -23,9 +23,9 @@ export function RetentionCard({ initial }: { initial: number }) {
         }}
       >
         <p className="text-sm text-slate-700">
-          Transactions older than this many whole months before the current month are archived by the operator
-          (a CSV file per month with its SHA-256 checksum) and then deleted from the service. Reports, cases,
-          alerts, comments and the audit trail are never deleted by it.
+          Transactions and their decisions older than this many whole months before the current month are
+          archived by the operator (a CSV file per month with its SHA-256 checksum) and then deleted from the
+          service. Reports, cases, alerts, comments and the audit trail are never deleted by it.
         </p>
         <label className="block max-w-xs text-xs font-medium text-slate-700">
           Retention period (months)

@@ -18,25 +18,28 @@ const NOW = Date.now() - HOUR;
 
 async function screen(clientId: string, body: Record<string, unknown>, user: Record<string, unknown>) {
   const at = body.timestamp as number;
-  await prisma.transaction.upsert({
-    where: { clientId_id: { clientId, id: body.id as string } },
-    create: {
-      clientId,
-      id: body.id as string,
-      userId: body.userId as string,
-      cardFingerprint: ((body.card as Record<string, string> | undefined)?.cardFingerprint as string) ?? null,
-      status: "PENDING",
-      currencyCode: "EUR",
-      amount: body.amount as number,
-      occurredAt: new Date(at),
-      data: body as Prisma.InputJsonObject,
-      bodyHash: "h",
-      riskLevel: "n/a",
-      recommendedAction: "ALLOW",
-      assessedAt: new Date(),
-    },
-    update: {},
-  });
+  // stored once (an id screened again keeps its first row); not Prisma's upsert, an ON CONFLICT on (clientId, id)
+  // that the partitioned table has no unique index for
+  const exists = await prisma.transaction.count({ where: { clientId, id: body.id as string } });
+  if (exists === 0)
+    await prisma.transaction.create({
+      data: {
+        clientId,
+        id: body.id as string,
+        userId: body.userId as string,
+        cardFingerprint:
+          ((body.card as Record<string, string> | undefined)?.cardFingerprint as string) ?? null,
+        status: "PENDING",
+        currencyCode: "EUR",
+        amount: body.amount as number,
+        occurredAt: new Date(at),
+        data: body as Prisma.InputJsonObject,
+        bodyHash: "h",
+        riskLevel: "n/a",
+        recommendedAction: "ALLOW",
+        assessedAt: new Date(),
+      },
+    });
   const result = await prisma.$transaction((tx) =>
     runRules(tx, {
       clientId,

@@ -61,11 +61,12 @@ async function storeTransaction(clientId: string, t: TTx) {
     recommendedAction: "ALLOW",
     assessedAt: new Date(),
   };
-  await prisma.transaction.upsert({
-    where: { clientId_id: { clientId, id: t.id } },
-    create: { clientId, id: t.id, ...row },
-    update: row,
-  });
+  // replaced as a whole: Prisma's upsert is an ON CONFLICT on (clientId, id), which the partitioned table has
+  // no unique index for (transaction_keys keeps it)
+  await prisma.$transaction([
+    prisma.transaction.deleteMany({ where: { clientId, id: t.id } }),
+    prisma.transaction.create({ data: { clientId, id: t.id, ...row } }),
+  ]);
   return data;
 }
 
