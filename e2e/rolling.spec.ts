@@ -157,6 +157,7 @@ test("the previous release and this one side by side under load, rolled one at a
     expect((await fetch(`${old.base}/readyz`)).status, "the previous release stays ready").toBe(200);
 
     // 2. This release starts beside it and takes its share of the load.
+    const currentStartedAt = new Date();
     await current.start();
     await until(
       "this release serving through HAProxy",
@@ -180,12 +181,13 @@ test("the previous release and this one side by side under load, rolled one at a
     const afterStop = receiver.received.filter((r) => r.verified && r.at > stoppedAt).length;
     expect(afterStop, "deliveries after the previous release stopped").toBeGreaterThan(0);
 
-    // both drivers worked on the new schema: the previous one's dispatches carry no protocol
+    // both drivers worked on the new schema: the previous one's alone between the migration and this
+    // release's start, this one's alone after the previous one stopped (with this build's protocol)
     const [byDriver] = await query<{ previous: number; current: number }>(
-      `SELECT count(*) FILTER (WHERE "dispatchedBy" IS NULL)::int AS previous,
-              count(*) FILTER (WHERE "dispatchedBy" = 2)::int AS current
-       FROM outbox_events WHERE "createdAt" > $1 AND name <> $2`,
-      [migratedAt, PROBE_EVENT],
+      `SELECT count(*) FILTER (WHERE "createdAt" > $1 AND "dispatchedAt" < $2)::int AS previous,
+              count(*) FILTER (WHERE "createdAt" > $3 AND "dispatchedBy" = 2)::int AS current
+       FROM outbox_events WHERE name <> $4`,
+      [migratedAt, currentStartedAt, new Date(stoppedAt), PROBE_EVENT],
     );
     expect(byDriver!.previous, "events the previous release dispatched after the migration").toBeGreaterThan(
       0,
