@@ -22,11 +22,11 @@ import {
 // to this release's while it serves; this release starts beside it; the previous one gets SIGTERM. The
 // load goes on through HAProxy the whole time. Run by `npm run test:ops` only (E2E_CLUSTER=1).
 //
-// The previous release is the commit before job versions existed: its driver dispatches every outbox
-// event through its own function table and claims any run. So this test proves that it keeps working
-// on the new schema beside the new driver, and that the expand migration keeps it from dropping an
-// event it cannot know; not that it claims only the function versions it serves (it cannot): from the
-// next release on both sides have versioned claims (tests/integration/jobs-versions.test.ts).
+// The previous release is the commit in scripts/previous-release.ref (PREVIOUS_RELEASE_REF overrides it).
+// This release's migrations include contract steps (alerts partitioned by month once the previous release
+// stopped naming their unique index), applied while the previous release serves: it must keep screening,
+// alerting and delivering on the new schema. A previous release without job versions (before 1632784)
+// drops an outbox event it cannot know before the migration; the probe below checks either behaviour.
 
 const PORT = Number(process.env.E2E_ROLLING_PORT ?? "3220");
 const OLD_PORT = PORT + 1;

@@ -7,18 +7,32 @@ import { jobsPool } from "@/lib/db";
 
 /**
  * The tables retention applies to: the partitioned ones, each with the time column its months are
- * partitioned by and the column that orders an archive (unique per client).
+ * partitioned by, the column that orders an archive (unique per client) and which of an expired month's
+ * rows go (SQL over the table's row; "true": all of them). An alert goes only once its case is closed: an
+ * open case keeps its alerts, and their month's partition, whatever their age.
  */
-export const RETENTION_TABLES = [
-  { table: "transactions", time: "occurredAt", order: "id" },
-  { table: "decisions", time: "createdAt", order: "id" },
-] as const;
+export const RETENTION_TABLES: ReadonlyArray<{
+  table: string;
+  time: string;
+  order: string;
+  removable: string;
+}> = [
+  { table: "transactions", time: "occurredAt", order: "id", removable: "true" },
+  { table: "decisions", time: "createdAt", order: "id", removable: "true" },
+  {
+    table: "alerts",
+    time: "createdAt",
+    order: "id",
+    removable: `("caseId" IS NULL OR NOT EXISTS (SELECT 1 FROM "cases" c WHERE c."id" = "alerts"."caseId" AND c."status" <> 'closed'))`,
+  },
+];
 /** A client's period when it has none (clients.retentionMonths' default): the usual five years of AML records. */
 export const DEFAULT_RETENTION_MONTHS = 60;
 /** No client's data goes after less than this, whatever its setting says (the setting is validated too). */
 export const MIN_RETENTION_MONTHS = 12;
 
 const FETCH_ROWS = 2_000;
+const KEPT_ROWS = "it has rows that a client keeps";
 const DELETE_BATCH = 5_000;
 const ATTEMPTS = 3;
 
@@ -97,7 +111,7 @@ async function expiredMonths(
 ): Promise<Array<{ month: Date; rows: number }>> {
   const { rows } = await db.query<{ month: Date; rows: string }>(
     `SELECT date_trunc('month', ${q(t.time)}, 'UTC') AS "month", count(*) AS "rows"
-     FROM ${q(t.table)} WHERE "clientId" = $1 AND ${q(t.time)} < $2 GROUP BY 1 ORDER BY 1`,
+     FROM ${q(t.table)} WHERE "clientId" = $1 AND ${q(t.time)} < $2 AND ${t.removable} GROUP BY 1 ORDER BY 1`,
     [clientId, keepsFrom],
   );
   return rows.map((r) => ({ month: r.month, rows: Number(r.rows) }));
@@ -133,7 +147,7 @@ async function archiveMonth(
        ORDER BY attnum`,
       [q(t.table)],
     );
-    const where = `"clientId" = $1 AND ${q(t.time)} >= $2 AND ${q(t.time)} < $3`;
+    const where = `"clientId" = $1 AND ${q(t.time)} >= $2 AND ${q(t.time)} < $3 AND ${t.removable}`;
     await conn.query(
       `DECLARE "archive" NO SCROLL CURSOR FOR SELECT ${columns.map((c) => `${q(c.name)}::text`).join(", ")}
        FROM ${q(t.table)} WHERE ${where} ORDER BY ${q(t.order)}`,
@@ -257,7 +271,7 @@ async function dropIfEmpty(db: pg.Pool, table: string, partition: string): Promi
     const { rows } = await conn.query(`SELECT 1 FROM ${q(partition)} LIMIT 1`);
     if (rows.length > 0) {
       await conn.query("ROLLBACK");
-      return "it has rows that a client keeps";
+      return KEPT_ROWS;
     }
     await conn.query(`DROP TABLE ${q(partition)}`);
     await conn.query("COMMIT");
@@ -275,7 +289,7 @@ async function dropIfEmpty(db: pg.Pool, table: string, partition: string): Promi
  * Applies every client's retention period at `now`: each month before the first one the client keeps
  * (its `retentionMonths` whole months before the current month) is archived per table and deleted
  * (archiveMonth); then every month partition that is that old for every client and empty is detached and
- * dropped. Reports, cases, audit logs and comments are never touched. Safe to run again at any point; a
+ * dropped. Alerts go only once their case is closed; reports, cases, audit logs and comments are never touched. Safe to run again at any point; a
  * dry run reads only.
  */
 export async function applyRetention(opts: {
@@ -336,7 +350,12 @@ export async function applyRetention(opts: {
     for (const p of await monthPartitions(db, t.table)) {
       if (p.month >= keepsFrom) continue;
       if (opts.dryRun) {
-        report.droppedPartitions.push(p.name);
+        // what the run would keep: rows that no retention removes (an open case's alerts)
+        const { rows } = await db.query(
+          `SELECT 1 FROM ${q(p.name)} AS ${q(t.table)} WHERE NOT ${t.removable} LIMIT 1`,
+        );
+        if (rows.length > 0) report.keptPartitions.push({ partition: p.name, reason: KEPT_ROWS });
+        else report.droppedPartitions.push(p.name);
         continue;
       }
       const kept = await dropIfEmpty(db, t.table, p.name);

@@ -8,8 +8,9 @@ import { BUCKET_MISMATCHES_SQL } from "@/tests/support/bucket-check";
 
 // The partitioning migration converts a database with data: applied after the release before it (the
 // buckets' migration), with transactions of several months and clients, alerts, decisions and webhook
-// deliveries with attempts, every row is still there afterwards, "transactions" is partitioned by month,
-// and what the previous release relies on still holds (23505 on a duplicate id, updates by id).
+// deliveries with attempts, every row is still there afterwards, transactions, decisions and alerts are
+// partitioned by month, and what the previous release relies on still holds (23505 on a duplicate id,
+// updates by id, an alert's key).
 
 const LAST_BEFORE = "20261127010000_transaction_buckets";
 const dir = path.resolve("prisma/migrations");
@@ -46,8 +47,8 @@ afterAll(async () => {
   await adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
 });
 
-describe("migrations 20261127030000_transactions_partitioned and 20261127030200_decisions_partitioned", () => {
-  it("keeps every row, partitions transactions by month and keeps what the previous release relies on", async () => {
+describe("migrations partitioning transactions, decisions and alerts by month", () => {
+  it("keeps every row, partitions by month and keeps what the previous release relies on", async () => {
     for (const c of ["c1", "c2"])
       await db.query(`INSERT INTO clients (id, name, type, "updatedAt") VALUES ($1, $1, 'consumer', now())`, [
         c,
@@ -67,8 +68,8 @@ describe("migrations 20261127030000_transactions_partitioned and 20261127030200_
             );
     await db.query(
       `INSERT INTO alerts (id, "clientId", "transactionId", "userId", "ruleRef", "ruleId", "ruleVersionId", "ruleName",
-         level, reason, "recommendedAction")
-       SELECT 'a-' || t.id, t."clientId", t.id, t."userId", 'R1', 'r1', 'v1', 'Rule', 'high', 'r', 'REVIEW'
+         level, reason, "recommendedAction", "createdAt")
+       SELECT 'a-' || t.id, t."clientId", t.id, t."userId", 'R1', 'r1', 'v1', 'Rule', 'high', 'r', 'REVIEW', t."occurredAt"
        FROM transactions t WHERE t.id LIKE '%-0'`,
     );
     await db.query(
@@ -96,6 +97,7 @@ describe("migrations 20261127030000_transactions_partitioned and 20261127030200_
     expect(before).toEqual({ transactions: 216, alerts: 72, decisions: 216, deliveries: 72, attempts: 144 });
     const rowsBefore = await db.query(`SELECT * FROM transactions ORDER BY "clientId", id`);
     const decisionsBefore = await db.query(`SELECT * FROM decisions ORDER BY id`);
+    const alertsBefore = await db.query(`SELECT * FROM alerts ORDER BY id`);
     const bucketsBefore = await db.query(`SELECT * FROM transaction_buckets ORDER BY 1, 2, 3, 4, 5`);
     expect(await count(BUCKET_MISMATCHES_SQL.replace('"mismatches"', "n"))).toBe(0);
 
@@ -106,6 +108,7 @@ describe("migrations 20261127030000_transactions_partitioned and 20261127030200_
       rowsBefore.rows,
     );
     expect((await db.query(`SELECT * FROM decisions ORDER BY id`)).rows).toEqual(decisionsBefore.rows);
+    expect((await db.query(`SELECT * FROM alerts ORDER BY id`)).rows).toEqual(alertsBefore.rows);
     expect((await db.query(`SELECT * FROM transaction_buckets ORDER BY 1, 2, 3, 4, 5`)).rows).toEqual(
       bucketsBefore.rows,
     );
@@ -142,6 +145,12 @@ describe("migrations 20261127030000_transactions_partitioned and 20261127030200_
        WHERE p.partrelid = 'decisions'::regclass`,
     );
     expect(decisionsPart).toEqual([{ key: 'RANGE ("createdAt")' }]);
+    const { rows: alertsPlaced } = await db.query<{ part: string; month: string }>(
+      `SELECT DISTINCT tableoid::regclass::text AS part, to_char("createdAt" AT TIME ZONE 'UTC', 'YYYY_MM') AS month
+       FROM alerts ORDER BY 1`,
+    );
+    expect(alertsPlaced).toHaveLength(9);
+    for (const p of alertsPlaced) expect(p.part).toBe(`alerts_p${p.month}`);
     expect(
       (
         await db.query(
@@ -187,6 +196,21 @@ describe("migrations 20261127030000_transactions_partitioned and 20261127030200_
     ).toBe(2);
     const { rows: made } = await db.query<{ p: string }>(`SELECT p FROM month_partitions_ensure(3, now()) p`);
     expect(made.map((r) => r.p).sort()).toEqual(["transactions_p2001_01", "transactions_p2031_02"]);
+    // alerts too, their keys kept while they move
+    await db.query(
+      `INSERT INTO alerts (id, "clientId", "transactionId", "userId", "ruleRef", "ruleId", "ruleVersionId", "ruleName",
+         level, reason, "recommendedAction", "createdAt")
+       VALUES ('a-far-future', 'c1', 'far-future', 'u1', 'R1', 'r1', 'v1', 'Rule', 'high', 'r', 'REVIEW', '2031-02-03T04:05:06Z')`,
+    );
+    expect(await count(`SELECT count(*) AS n FROM alerts_default`)).toBe(1);
+    const keysBefore = await count(`SELECT count(*) AS n FROM alert_keys`);
+    expect((await db.query(`SELECT p FROM month_partitions_ensure(3, now()) p`)).rows).toEqual([
+      { p: "alerts_p2031_02" },
+    ]);
+    expect(await count(`SELECT count(*) AS n FROM alerts_default`)).toBe(0);
+    expect(await count(`SELECT count(*) AS n FROM alert_keys`)).toBe(keysBefore);
+    await db.query(`DELETE FROM alerts WHERE id = 'a-far-future'`);
+    expect(await count(`SELECT count(*) AS n FROM alert_keys`)).toBe(keysBefore - 1);
     expect(await count(`SELECT count(*) AS n FROM transactions_default`)).toBe(0);
     expect(
       (await db.query(`SELECT tableoid::regclass::text AS part FROM transactions WHERE id = 'far-future'`))
@@ -208,8 +232,9 @@ describe("migrations 20261127030000_transactions_partitioned and 20261127030200_
       await count(`SELECT count(*) AS n FROM transactions`),
     );
 
-    // alerts (not converted in this release): their key is kept by alert_keys; a second alert of a transaction
-    // and rule is skipped, with the previous release's conflict target as without one, and joins no case
+    // alerts: their key is kept by alert_keys; a second alert of a transaction and rule is skipped, with a
+    // target-less ON CONFLICT (the previous release) as without one, and joins no case; the conflict target of
+    // the release before the expand step has no unique index to name any more (the contract)
     expect(await count(`SELECT count(*) AS n FROM alert_keys`)).toBe(72);
     const alertCount = () => count(`SELECT coalesce(sum("alertCount"), 0) AS n FROM cases`);
     const casesBefore = await alertCount();
@@ -221,9 +246,9 @@ describe("migrations 20261127030000_transactions_partitioned and 20261127030200_
          RETURNING id`,
         [id],
       );
-    expect(
-      (await alert("dup-1", `ON CONFLICT ("clientId", "transactionId", "ruleRef") DO NOTHING`)).rows,
-    ).toEqual([]);
+    await expect(
+      alert("dup-1", `ON CONFLICT ("clientId", "transactionId", "ruleRef") DO NOTHING`),
+    ).rejects.toMatchObject({ code: "42P10" });
     expect((await alert("dup-2", "ON CONFLICT DO NOTHING")).rows).toEqual([]);
     expect((await alert("dup-3", "")).rows).toEqual([]);
     expect(await alertCount()).toBe(casesBefore);

@@ -21,8 +21,8 @@ import { BUCKET_MISMATCHES_SQL } from "@/tests/support/bucket-check";
 
 // Retention: two clients with different periods; each expired month of each client is archived (CSV with a
 // sha256 beside it, and a manifest) and deleted; a month partition is dropped only when no client keeps
-// its month; the buckets stay exact; reports, cases, alerts, audit logs and comments stay; a second run
-// changes nothing; a dry run changes nothing.
+// its month; the buckets stay exact; alerts go once their case is closed; reports, cases, audit logs and
+// comments stay; a second run changes nothing; a dry run changes nothing.
 
 const NOW = "2026-11-15T10:00:00Z";
 const dir = mkdtempSync(path.join(tmpdir(), "retention-"));
@@ -89,9 +89,29 @@ describe("retention", () => {
             // text an archive must keep exactly: a quote, a comma, a newline, a formula-looking value
             k === 1 ? JSON.stringify({ note: 'a "q", b\nc', f: "=1+1" }) : "{}",
           );
+    // alerts of A from 2024-06: one in a case still open (kept), one in a case closed since (goes)
+    for (const [id, user] of [
+      ["al-open", "u1"],
+      ["al-closed", "u2"],
+    ])
+      await q(
+        `INSERT INTO alerts (id, "clientId", "transactionId", "userId", "ruleRef", "ruleId", "ruleVersionId",
+           "ruleName", level, reason, "recommendedAction", "createdAt")
+         VALUES ($2, $1, '2024-06-' || $3, $3, 'R', 'r', 'v', 'Rule', 'high', 'r', 'REVIEW', '2024-06-05')`,
+        [a, id, user],
+      );
+    await q(
+      `UPDATE cases SET status = 'closed', "closedAt" = '2024-07-01' WHERE "clientId" = $1 AND "subjectId" = 'u2'`,
+      [a],
+    );
     // the job makes the partitions of these months (their rows were in the default partition)
     expect(await ensureMonthPartitions(pgPool(), new Date(NOW))).toEqual(
-      expect.arrayContaining(["transactions_p2024_06", "transactions_p2024_12", "transactions_p2025_06"]),
+      expect.arrayContaining([
+        "transactions_p2024_06",
+        "transactions_p2024_12",
+        "transactions_p2025_06",
+        "alerts_p2024_06",
+      ]),
     );
     // decisions of A in a month it no longer keeps and in one it keeps
     await q(
@@ -107,7 +127,7 @@ describe("retention", () => {
     );
     // a row of an old month without a partition stays in the default partition
     await insertTx(a, "old-default", "2023-01-05T00:00:00Z", 1000);
-    // what retention never touches: alerts (and the cases they make), audit, comments, a report
+    // what retention never touches: an alert of this month (and its case), audit, comments, a report
     await q(
       `INSERT INTO alerts (id, "clientId", "transactionId", "userId", "ruleRef", "ruleId", "ruleVersionId", "ruleName",
          level, reason, "recommendedAction") VALUES ('al1', $1, '2024-06-0', 'u1', 'R', 'r', 'v', 'Rule', 'high', 'r', 'REVIEW')`,
@@ -129,7 +149,7 @@ describe("retention", () => {
       [a],
     );
     const kept = await untouched();
-    expect(kept).toEqual({ alerts: 1, cases: 1, audit: 1, comments: 1, reports: 1 });
+    expect(kept).toEqual({ alerts: 3, cases: 2, audit: 1, comments: 1, reports: 1 });
 
     // a dry run says what it would do and changes nothing (no file either)
     const before = await snapshot();
@@ -158,8 +178,12 @@ describe("retention", () => {
       "A transactions 2025-06 3",
       "B transactions 2024-06 3",
       "A decisions 2024-06 2",
+      "A alerts 2024-06 1",
     ]);
     expect(dry.droppedPartitions).toEqual(["transactions_p2024_06", "decisions_p2024_06"]);
+    expect(dry.keptPartitions).toEqual([
+      { partition: "alerts_p2024_06", reason: "it has rows that a client keeps" },
+    ]);
     expect(await snapshot()).toEqual(before);
     expect(readdirSync(dir)).toEqual([]);
 
@@ -184,8 +208,19 @@ describe("retention", () => {
       `A ${a}/transactions/2025-06.csv 3`,
       `B ${b}/transactions/2024-06.csv 3`,
       `A ${a}/decisions/2024-06.csv 2`,
+      `A ${a}/alerts/2024-06.csv 1`,
     ]);
     expect(run.droppedPartitions).toEqual(["transactions_p2024_06", "decisions_p2024_06"]);
+    expect(run.keptPartitions).toEqual([
+      { partition: "alerts_p2024_06", reason: "it has rows that a client keeps" },
+    ]);
+    // the closed case's alert went (with its key), the open case's stayed; both cases stay
+    expect(
+      (await q(`SELECT id FROM alerts WHERE "clientId" = $1 ORDER BY id`, [a])).rows.map(
+        (r: { id: string }) => r.id,
+      ),
+    ).toEqual(["al-open", "al1"]);
+    expect(await count(`SELECT count(*) AS n FROM alert_keys WHERE "clientId" = $1`, [a])).toBe(2);
     expect(
       (await q(`SELECT id FROM decisions WHERE "clientId" = $1 ORDER BY id`, [a])).rows.map(
         (r: { id: string }) => r.id,
@@ -208,7 +243,7 @@ describe("retention", () => {
         [a],
       ),
     ).toBe(0);
-    expect(await untouched()).toEqual(kept);
+    expect(await untouched()).toEqual({ ...kept, alerts: 2 });
 
     // each archive: its checksum file matches, and it holds exactly the rows deleted, restorable by COPY
     for (const x of run.archives) {
