@@ -193,6 +193,22 @@ test("the previous release and this one side by side under load, rolled one at a
       0,
     );
     expect(byDriver!.current, "events this release dispatched").toBeGreaterThan(0);
+    // alerts (partitioned by this release's migration): one per screening the rule made high, by both
+    // releases after the migration, each key once
+    const alerted = await query<{ id: string; n: number }>(
+      `SELECT "transactionId" AS id, count(*)::int AS n FROM alerts WHERE "clientId" = $1 GROUP BY 1 ORDER BY 1`,
+      [clientId],
+    );
+    const high = [...load.answered].filter(([, level]) => level === "high").map(([id]) => id);
+    expect(alerted).toEqual(high.sort().map((id) => ({ id, n: 1 })));
+    const [alertsAfter] = await query<{ previous: number; keys: number; alerts: number }>(
+      `SELECT count(*) FILTER (WHERE "createdAt" > $2 AND "createdAt" < $3)::int AS previous,
+              (SELECT count(*)::int FROM alert_keys WHERE "clientId" = $1) AS keys, count(*)::int AS alerts
+       FROM alerts WHERE "clientId" = $1`,
+      [clientId, migratedAt, currentStartedAt],
+    );
+    expect(alertsAfter!.previous, "alerts the previous release made after the migration").toBeGreaterThan(0);
+    expect(alertsAfter!.keys).toBe(alertsAfter!.alerts);
     // the runs finish just after their deliveries are recorded
     const leftOver = async () =>
       (

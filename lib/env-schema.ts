@@ -80,7 +80,8 @@ export const ZEnv = z.object({
   // before it hands back what is left and exits.
   SHUTDOWN_GRACE_MS: positiveInt("a whole number of milliseconds above 0").default(25_000),
   // SIGTERM: how long readiness answers 503 while requests are still served, before the process stops
-  // accepting (at least one readiness interval of the load balancer in front; 0 behind none).
+  // accepting (the time the load balancer in front takes to take the instance out, plus one check interval;
+  // 0 behind none).
   SHUTDOWN_DELAY_MS: z.coerce
     .number({ error: "must be a whole number of milliseconds, 0 or more" })
     .int("must be a whole number of milliseconds, 0 or more")

@@ -133,6 +133,16 @@ function pgbouncerConfig(database: URL, port: number, dir: string, serverConnect
  * connection refused is retried once on the other instance (`option redispatch`); a request already
  * sent to an instance that dies is not retried (a screening is not replayed behind the caller's back).
  */
+// HAProxy polls /readyz every CHECK_INTERVAL_MS and takes an instance out after CHECK_FALL failures.
+const CHECK_INTERVAL_MS = 1000;
+const CHECK_FALL = 2;
+/**
+ * What an instance behind that HAProxy needs as SHUTDOWN_DELAY_MS: it goes on serving until HAProxy has
+ * taken it out (CHECK_FALL checks, plus one interval). With less, it closes its idle keep-alive connections
+ * while HAProxy may still send a request on one; HAProxy then closes the client's connection unanswered.
+ */
+export const DRAIN_DELAY_MS = CHECK_INTERVAL_MS * (CHECK_FALL + 1);
+
 function haproxyConfig(port: number, instances: TInstance[]): string {
   return [
     "global",
@@ -151,7 +161,7 @@ function haproxyConfig(port: number, instances: TInstance[]): string {
     "  balance roundrobin",
     "  option httpchk GET /readyz",
     "  http-check expect status 200",
-    "  default-server inter 1s fall 2 rise 2",
+    `  default-server inter ${CHECK_INTERVAL_MS}ms fall ${CHECK_FALL} rise 2`,
     ...instances.map((i) => `  server ${i.name} 127.0.0.1:${i.port} check`),
     "",
   ].join("\n");
@@ -175,7 +185,7 @@ export function localInstance(
     running,
     start: async () => {
       const started = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
-        env: { ...env, PORT: String(port) },
+        env: { SHUTDOWN_DELAY_MS: String(DRAIN_DELAY_MS), ...env, PORT: String(port) },
         cwd,
         detached: true,
         stdio: ["ignore", output === "inherit" ? "pipe" : "ignore", output === "inherit" ? "pipe" : "ignore"],
