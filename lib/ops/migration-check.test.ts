@@ -70,6 +70,27 @@ describe("the expand/contract check of migrations", () => {
     expect(checkMigration(NAME, sql)).toEqual([]);
   });
 
+  it("accepts two swaps in one migration (a table referencing the other swapped first), and nothing else on them", () => {
+    const swap = (t: string, col: string) => `
+      CREATE TABLE "${t}_partitioned" (LIKE "${t}" INCLUDING DEFAULTS) PARTITION BY RANGE ("${col}");
+      INSERT INTO "${t}_partitioned" SELECT * FROM "${t}";`;
+    const back = (t: string, col: string) => `
+      ALTER TABLE "${t}" RENAME TO "${t}_unpartitioned";
+      DROP TABLE "${t}_unpartitioned";
+      ALTER TABLE "${t}_partitioned" RENAME TO "${t}";
+      ALTER TABLE "${t}" ADD CONSTRAINT "${t}_pkey" PRIMARY KEY ("id", "${col}");`;
+    const sql = [
+      swap("webhook_deliveries", "createdAt"),
+      swap("webhook_attempts", "startedAt"),
+      back("webhook_attempts", "startedAt"),
+      back("webhook_deliveries", "createdAt"),
+    ].join("\n");
+    expect(checkMigration(NAME, sql)).toEqual([]);
+    expect(reasons(sql + `ALTER TABLE "webhook_attempts" DROP COLUMN "error";`)).toEqual([
+      expect.stringMatching(/DROP COLUMN/),
+    ]);
+  });
+
   it.each([
     [
       "a plain rename, the old table dropped",

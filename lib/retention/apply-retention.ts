@@ -7,25 +7,46 @@ import { jobsPool } from "@/lib/db";
 
 /**
  * The tables retention applies to: the partitioned ones, each with the time column its months are
- * partitioned by, the column that orders an archive (unique per client) and which of an expired month's
- * rows go (SQL over the table's row; "true": all of them). An alert goes only once its case is closed: an
- * open case keeps its alerts, and their month's partition, whatever their age.
+ * partitioned by and the column that orders an archive (unique per client). A table without "clientId"
+ * goes with its parent's rows (`of`: the parent, the column that holds the parent's id, the parent's time
+ * column): a month's archive holds the rows of the parent's rows of that month, whatever their own time, and
+ * comes before the parent's (whose delete would delete them unarchived). `removable` (SQL over the table's
+ * row; all rows without it) says which of an expired month's rows go: an alert only once its case is
+ * closed, so an open case keeps its alerts, and their month's partition, whatever their age.
  */
 export const RETENTION_TABLES: ReadonlyArray<{
   table: string;
   time: string;
   order: string;
-  removable: string;
+  of?: { table: string; key: string; time: string };
+  removable?: string;
 }> = [
-  { table: "transactions", time: "occurredAt", order: "id", removable: "true" },
-  { table: "decisions", time: "createdAt", order: "id", removable: "true" },
+  { table: "transactions", time: "occurredAt", order: "id" },
+  { table: "decisions", time: "createdAt", order: "id" },
   {
     table: "alerts",
     time: "createdAt",
     order: "id",
     removable: `("caseId" IS NULL OR NOT EXISTS (SELECT 1 FROM "cases" c WHERE c."id" = "alerts"."caseId" AND c."status" <> 'closed'))`,
   },
+  // a delivery's attempts, by its "createdAt" (an attempt may start in the next month)
+  {
+    table: "webhook_attempts",
+    time: "startedAt",
+    order: "id",
+    of: { table: "webhook_deliveries", key: "deliveryId", time: "createdAt" },
+  },
+  { table: "webhook_deliveries", time: "createdAt", order: "id" },
 ];
+type TRetentionTable = (typeof RETENTION_TABLES)[number];
+
+/** The condition on a table's rows of client $1 whose month (or their parent's) is from $2 to before $3. */
+function monthRows(t: TRetentionTable): string {
+  const time = q(t.of?.time ?? t.time);
+  const own = `"clientId" = $1 AND ${time} >= $2 AND ${time} < $3`;
+  if (t.of) return `${q(t.of.key)} IN (SELECT "id" FROM ${q(t.of.table)} WHERE ${own})`;
+  return t.removable ? `${own} AND ${t.removable}` : own;
+}
 /** A client's period when it has none (clients.retentionMonths' default): the usual five years of AML records. */
 export const DEFAULT_RETENTION_MONTHS = 60;
 /** No client's data goes after less than this, whatever its setting says (the setting is validated too). */
@@ -105,13 +126,18 @@ const archiveName = (month: Date, part: number) =>
 /** The months before `keepsFrom` in which a client has rows of a table, with their counts. */
 async function expiredMonths(
   db: pg.Pool,
-  t: (typeof RETENTION_TABLES)[number],
+  t: TRetentionTable,
   clientId: string,
   keepsFrom: Date,
 ): Promise<Array<{ month: Date; rows: number }>> {
   const { rows } = await db.query<{ month: Date; rows: string }>(
-    `SELECT date_trunc('month', ${q(t.time)}, 'UTC') AS "month", count(*) AS "rows"
-     FROM ${q(t.table)} WHERE "clientId" = $1 AND ${q(t.time)} < $2 AND ${t.removable} GROUP BY 1 ORDER BY 1`,
+    t.of
+      ? `SELECT date_trunc('month', p.${q(t.of.time)}, 'UTC') AS "month", count(*) AS "rows"
+         FROM ${q(t.table)} r JOIN ${q(t.of.table)} p ON p."id" = r.${q(t.of.key)}
+         WHERE p."clientId" = $1 AND p.${q(t.of.time)} < $2 GROUP BY 1 ORDER BY 1`
+      : `SELECT date_trunc('month', ${q(t.time)}, 'UTC') AS "month", count(*) AS "rows"
+         FROM ${q(t.table)} WHERE "clientId" = $1 AND ${q(t.time)} < $2 AND ${t.removable ?? "true"}
+         GROUP BY 1 ORDER BY 1`,
     [clientId, keepsFrom],
   );
   return rows.map((r) => ({ month: r.month, rows: Number(r.rows) }));
@@ -127,7 +153,7 @@ async function expiredMonths(
 async function archiveMonth(
   db: pg.Pool,
   archiveDir: string,
-  t: (typeof RETENTION_TABLES)[number],
+  t: TRetentionTable,
   clientId: string,
   month: Date,
 ): Promise<TRetentionArchive | null> {
@@ -147,7 +173,7 @@ async function archiveMonth(
        ORDER BY attnum`,
       [q(t.table)],
     );
-    const where = `"clientId" = $1 AND ${q(t.time)} >= $2 AND ${q(t.time)} < $3 AND ${t.removable}`;
+    const where = monthRows(t);
     await conn.query(
       `DECLARE "archive" NO SCROLL CURSOR FOR SELECT ${columns.map((c) => `${q(c.name)}::text`).join(", ")}
        FROM ${q(t.table)} WHERE ${where} ORDER BY ${q(t.order)}`,
@@ -351,9 +377,9 @@ export async function applyRetention(opts: {
       if (p.month >= keepsFrom) continue;
       if (opts.dryRun) {
         // what the run would keep: rows that no retention removes (an open case's alerts)
-        const { rows } = await db.query(
-          `SELECT 1 FROM ${q(p.name)} AS ${q(t.table)} WHERE NOT ${t.removable} LIMIT 1`,
-        );
+        const { rows } = t.removable
+          ? await db.query(`SELECT 1 FROM ${q(p.name)} AS ${q(t.table)} WHERE NOT ${t.removable} LIMIT 1`)
+          : { rows: [] };
         if (rows.length > 0) report.keptPartitions.push({ partition: p.name, reason: KEPT_ROWS });
         else report.droppedPartitions.push(p.name);
         continue;

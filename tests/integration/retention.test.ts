@@ -301,4 +301,106 @@ describe("retention", () => {
     ).toBe(run.archives.find((x) => x.file.endsWith(`${a}/transactions/2024-12.csv`))!.sha256);
     expect(await count(BUCKET_MISMATCHES_SQL.replace('"mismatches"', "n"))).toBe(0);
   }, 180_000);
+
+  it("archives and deletes webhook deliveries of expired months with their attempts, and keeps recent ones", async () => {
+    // after the test above: its clients have nothing left to archive
+    const c = (await createTestClient({ name: "C" })).clientId;
+    await prisma.client.update({ where: { id: c }, data: { retentionMonths: 12 } }); // keeps from 2025-11
+    const BODY = '{"a":"b, \\"c\\"\\n"}';
+    const delivery = (id: string, createdAt: string) =>
+      q(
+        `INSERT INTO webhook_deliveries (id, "clientId", "subscriptionId", "outboxEventId", "eventType", body, status,
+           "createdAt") VALUES ($1, $2, 's', 'e-' || $1, 'transaction.screened', $4, 'delivered', $3)`,
+        [id, c, createdAt, BODY],
+      );
+    const attempt = (deliveryId: string, n: number, startedAt: string) =>
+      q(
+        `INSERT INTO webhook_attempts (id, "deliveryId", attempt, "startedAt", "durationMs", "responseStatus")
+         VALUES ($1 || '-' || $2::int, $1, $2::int, $3, 5, 200)`,
+        [deliveryId, n, startedAt],
+      );
+    await delivery("wd-2024-03", "2024-03-05T00:00:00Z");
+    await attempt("wd-2024-03", 1, "2024-03-05T00:00:01Z");
+    await attempt("wd-2024-03", 2, "2024-03-05T00:10:00Z");
+    // the last instant of an expired month, its attempts in a kept one: they go with their delivery
+    await delivery("wd-2025-10", "2025-10-31T23:59:59Z");
+    await attempt("wd-2025-10", 1, "2025-10-31T23:59:59.500Z");
+    await attempt("wd-2025-10", 2, "2025-11-01T00:05:00Z");
+    await delivery("wd-2025-11", "2025-11-01T00:00:00Z");
+    await attempt("wd-2025-11", 1, "2025-11-01T00:00:01Z");
+    await delivery("wd-2026-10", "2026-10-20T00:00:00Z");
+    await attempt("wd-2026-10", 1, "2026-10-20T00:00:01Z");
+    expect(await ensureMonthPartitions(pgPool(), new Date(NOW))).toEqual(
+      expect.arrayContaining([
+        "webhook_deliveries_p2024_03",
+        "webhook_attempts_p2024_03",
+        "webhook_attempts_p2025_11",
+      ]),
+    );
+    const kept = {
+      deliveries: (await q(`SELECT * FROM webhook_deliveries WHERE "createdAt" >= '2025-11-01' ORDER BY id`))
+        .rows,
+      attempts: (
+        await q(
+          `SELECT * FROM webhook_attempts WHERE "deliveryId" IN ('wd-2025-11', 'wd-2026-10') ORDER BY id`,
+        )
+      ).rows,
+    };
+    const attemptsText = (
+      await pgPool().query<Array<string | null>>({
+        text: `SELECT id, "deliveryId", attempt::text, "startedAt"::text, "durationMs"::text, "responseStatus"::text, error
+               FROM webhook_attempts WHERE "deliveryId" = 'wd-2025-10' ORDER BY id`,
+        rowMode: "array",
+      })
+    ).rows;
+
+    const dry = await applyRetention({ now: new Date(NOW), archiveDir: dir, dryRun: true });
+    expect(dry.archives.map((x) => `${x.table} ${x.month} ${x.rows}`)).toEqual([
+      "webhook_attempts 2024-03 2",
+      "webhook_attempts 2025-10 2",
+      "webhook_deliveries 2024-03 1",
+      "webhook_deliveries 2025-10 1",
+    ]);
+    const run = await applyRetention({ now: new Date(NOW), archiveDir: dir, dryRun: false });
+    expect(run.archives.map((x) => `${x.file} ${x.rows}`)).toEqual([
+      `${c}/webhook_attempts/2024-03.csv 2`,
+      `${c}/webhook_attempts/2025-10.csv 2`,
+      `${c}/webhook_deliveries/2024-03.csv 1`,
+      `${c}/webhook_deliveries/2025-10.csv 1`,
+    ]);
+    // no client keeps March 2024: its partitions go; B keeps October 2025 (24 months)
+    expect(run.droppedPartitions).toEqual(["webhook_attempts_p2024_03", "webhook_deliveries_p2024_03"]);
+
+    expect((await q(`SELECT * FROM webhook_deliveries WHERE "clientId" = $1 ORDER BY id`, [c])).rows).toEqual(
+      kept.deliveries,
+    );
+    expect(
+      (await q(`SELECT a.* FROM webhook_attempts a WHERE "deliveryId" LIKE 'wd-%' ORDER BY id`)).rows,
+    ).toEqual(kept.attempts);
+    expect(await count(`SELECT count(*) AS n FROM webhook_delivery_keys WHERE id LIKE 'wd-%'`)).toBe(2);
+    // the attempt started in a kept month is in its delivery's archive, as PostgreSQL wrote it
+    const records: string[][] = [];
+    for await (const r of readCsvRecords(path.join(dir, c, "webhook_attempts", "2025-10.csv")))
+      records.push(r.fields);
+    expect(records[0]).toEqual([
+      "id",
+      "deliveryId",
+      "attempt",
+      "startedAt",
+      "durationMs",
+      "responseStatus",
+      "error",
+    ]);
+    expect(records.slice(1)).toEqual(attemptsText.map((r) => r.map((v) => v ?? "")));
+    const deliveryRecords: string[][] = [];
+    for await (const r of readCsvRecords(path.join(dir, c, "webhook_deliveries", "2024-03.csv")))
+      deliveryRecords.push(r.fields);
+    expect(deliveryRecords.map((r) => r[0])).toEqual(["id", "wd-2024-03"]);
+    expect(deliveryRecords[1]).toContain(BODY);
+
+    // run again: nothing to do
+    expect((await applyRetention({ now: new Date(NOW), archiveDir: dir, dryRun: false })).archives).toEqual(
+      [],
+    );
+  }, 120_000);
 });
