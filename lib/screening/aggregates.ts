@@ -333,9 +333,7 @@ export function aggregateTemplate(
     const stored = () => {
       if (!storedRow) {
         storedRow = "so";
-        ctes.push(
-          `so AS MATERIALIZED (SELECT * FROM "transactions" WHERE "clientId" = ${c} AND "id" = ${screenedId()})`,
-        );
+        ctes.push(`so AS MATERIALIZED (SELECT * FROM "transaction_stored"(${c}, ${screenedId()}))`);
       }
       return storedRow;
     };

@@ -246,13 +246,13 @@ function readTemplate(
     clientSql: c,
   });
   const sql = `${aggregates.ctes.length ? `WITH ${aggregates.ctes.join(",\n")} ` : ""}
-     SELECT st."bodyHash", st."status", st."riskLevel", st."recommendedAction", st."assessedAt", d."response",
+     SELECT st."bodyHash", st."status", st."riskLevel", st."recommendedAction", st."assessedAt",
+       "decision_response"(st."decisionId") AS "response",
        u."data" AS "userData", u."status" AS "userStatus", u."createdAt" AS "userCreatedAt",
        m."data" AS "merchantData", m."status" AS "merchantStatus", m."createdAt" AS "merchantCreatedAt"
        ${inlineMerchant}${aggregates.columns.map((col, i) => `, ${col} AS "a${i}"`).join("")}
      FROM (SELECT 1) one
-     LEFT JOIN "transactions" st ON st."clientId" = ${c} AND st."id" = ${params.input((i) => i.subjectId, "text")}
-     LEFT JOIN "decisions" d ON d."id" = st."decisionId"
+     LEFT JOIN "transaction_stored"(${c}, ${params.input((i) => i.subjectId, "text")}) st ON true
      LEFT JOIN "users" u ON u."clientId" = ${c} AND u."id" = ${params.input((i) => i.userId, "text")}
      LEFT JOIN "merchants" m ON m."clientId" = ${c} AND m."id" = ${params.input((i) => i.merchantId, "text")}`;
   template = { sql, params, aggregates: aggregates.read };
