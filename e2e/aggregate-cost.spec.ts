@@ -3,7 +3,8 @@ import { DEMO } from "../prisma/seed";
 import { expectNoAxeViolations, expectNoHorizontalScroll, signIn } from "./support";
 
 // The rule editor tells an admin what each aggregate costs at every screening: read from time buckets (the
-// same whatever the window and the history) or from every raw row of its window, and why.
+// same whatever the window and the history), from distinct values per day (countDistinct), or from every raw
+// row of its window, and why.
 
 const SHOTS = "test-results/screens";
 
@@ -18,11 +19,11 @@ test("an admin sees which aggregates read the raw window, and why", async ({ pag
     "Reads time buckets: its cost does not grow with the window or the history.",
   );
 
-  // distinct users per device: the raw window, with the reason
+  // distinct users per device: the distinct values per day
   await page.goto("/dashboard/rules");
   await page.getByRole("link", { name: "TX-DEVICE-SHARED", exact: true }).click();
   await expect(page.getByTestId("aggregate-cost")).toHaveText(
-    "Reads the raw window: countDistinct reads the raw window. Each screening reads every row in the window, so its cost grows with them.",
+    "Reads distinct values per day: the window's whole days from day totals, its two ragged days from their rows. Its cost grows with the distinct values per day, not with the transactions.",
   );
 
   // a new rule: the note follows what the admin types

@@ -10,7 +10,7 @@ import { Button, Card, ErrorNote, cx, inputClass } from "@/components/ui";
 import type { TFieldError } from "@/lib/admin/validate-rule-draft";
 import { formatEnum } from "@/lib/format";
 import { RULE_RISK_LEVELS } from "@/lib/risk/risk-levels";
-import { rawWindowReason } from "@/lib/rules/aggregate-cost";
+import { distinctPlan, rawWindowReason } from "@/lib/rules/aggregate-cost";
 import { AGGREGATE_FUNCTIONS, AGGREGATE_OVER, RULE_SUBJECTS } from "@/lib/rules/schemas";
 
 function Field({
@@ -392,14 +392,21 @@ export function RuleEditor({
 
 /**
  * What the aggregate costs at each screening: read from the time buckets (the same whatever the window
- * and the history), or from the raw rows of its window (the more rows in it, the slower every screening).
+ * and the history), from distinct values per day (countDistinct), or from the raw rows of its window (the
+ * more rows in it, the slower every screening).
  */
 function AggregateCost({ aggregate }: { aggregate: TAggregateRow }) {
-  const reason = rawWindowReason({ ...aggregate, where: aggregate.where.trim() || undefined });
+  const shape = { ...aggregate, where: aggregate.where.trim() || undefined };
+  const reason = rawWindowReason(shape);
   return reason ? (
     <p className="mt-1 text-xs [overflow-wrap:anywhere] text-amber-800" data-testid="aggregate-cost">
       Reads the raw window: {reason}. Each screening reads every row in the window, so its cost grows with
       them.
+    </p>
+  ) : distinctPlan(shape) ? (
+    <p className="mt-1 text-xs text-slate-500" data-testid="aggregate-cost">
+      Reads distinct values per day: the window&apos;s whole days from day totals, its two ragged days from
+      their rows. Its cost grows with the distinct values per day, not with the transactions.
     </p>
   ) : (
     <p className="mt-1 text-xs text-slate-500" data-testid="aggregate-cost">

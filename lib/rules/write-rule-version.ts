@@ -1,4 +1,5 @@
 import type { Tx } from "@/lib/db";
+import { distinctPairs } from "@/lib/rules/aggregate-cost";
 import { EVALUATED_STATUSES, type TRuleDefinition, type TRuleStatus } from "@/lib/rules/schemas";
 
 export type TWrittenVersion = {
@@ -14,7 +15,9 @@ export type TWrittenVersion = {
 
 /**
  * Creates the rule on first sight, otherwise bumps its version; the increment takes the row lock,
- * so concurrent edits of one rule get distinct version numbers.
+ * so concurrent edits of one rule get distinct version numbers. An exact countDistinct of the version
+ * registers its pair in transaction_distinct_specs in the same transaction (transaction_distinct_spec_add:
+ * the first time, a lock of "transactions" held until the caller commits).
  *
  * `publish` makes the new version the live one with the definition's status (an import is a
  * deployment: docs/decisions.md §2, "re-importing an id creates a new version of that rule"). Without it
@@ -74,6 +77,11 @@ export async function writeRuleVersion(
     },
     select: { id: true },
   });
+  // every version a rule can ever screen with is written here (a publish or status change makes a written
+  // version live): its exact countDistinct aggregates get their day values from now on (never removed)
+  for (const { dim, field } of distinctPairs(definition.aggregates)) {
+    await tx.$executeRaw`SELECT "transaction_distinct_spec_add"(${clientId}, ${dim}::smallint, ${field}::smallint)`;
+  }
   return {
     ruleId: definition.id,
     ruleRef: rule.id,

@@ -22,11 +22,16 @@
 //   (48 transactions or more), else its raw rows (fewer than 48); on a dense day's ragged hours,
 //   minute buckets when the hour is dense (60 or more), else its raw rows; and the raw rows of the
 //   ragged minutes. So their cost does not grow with the window or the history (bucketedAggregate).
-//   Every other aggregate reads the raw rows of its window.
+// - Distinct values per day: a transaction countDistinct with no where filter, grouped by one of those five
+//   paths and counting another (distinctPlan), reads the table transaction_distinct (migration
+//   20261127060200_transaction_distinct): the values of each whole UTC day of the window, the raw rows of its
+//   two ragged days and of the days before its spec's `since` (distinctAggregate). Its cost grows with the
+//   distinct values per day, not with the transactions.
+// - Every other aggregate reads the raw rows of its window.
 import type { Tx } from "@/lib/db";
 import { matchesWhere, type TCompiledExpression } from "@/lib/rules/cel";
 import { RuleBudgetError, withinBudget } from "@/lib/rules/evaluation-budget";
-import { BUCKET_FIELDS, bucketPlan } from "@/lib/rules/aggregate-cost";
+import { BUCKET_FIELDS, bucketPlan, distinctPlan } from "@/lib/rules/aggregate-cost";
 import { windowMs, type TAggregateDefinition, type TAggregateOver } from "@/lib/rules/schemas";
 import { ROW_COLUMNS, sqlParams, translateWhere, type TSqlParams } from "@/lib/screening/cel-sql";
 import { timeAggregateRead } from "@/lib/ops/metrics";
@@ -176,6 +181,37 @@ function bucketedAggregate(
       return `(SELECT CASE WHEN w.stale${corrected ? " OR q.v > 0" : ""} THEN ${exact} ELSE ${known}::float8 END ${rows})`;
     }
   }
+}
+
+/**
+ * An exact countDistinct from transaction_window_values (migration 20261127060200): the group's values in the
+ * window with their row counts. With the screened record as a virtual row, a value held only by the stored row
+ * of the same id (a resubmission) is taken out, and the virtual row's value put in.
+ */
+function distinctAggregate(
+  params: TInputParams<TAggregateInput>,
+  args: {
+    spec: TAggregateDefinition;
+    plan: NonNullable<ReturnType<typeof distinctPlan>>;
+    c: string;
+    groupValue: string;
+    from: () => string;
+    to: () => string;
+    stored: (() => string) | null;
+  },
+): string {
+  const { spec, plan, c, groupValue, from, to, stored } = args;
+  const value = textExpr("transaction", "t", spec.field!, params);
+  const group = groupExpr("transaction", "t", spec.groupBy, params);
+  const values = `"transaction_window_values"(${c}, ${plan.dim}::smallint, ${groupValue}, ${plan.field}::smallint, ${from()}, ${to()})`;
+  if (stored === null) return `(SELECT count(*)::float8 FROM ${values} w)`;
+  const inWindow = `t."clientId" = ${c} AND ${group} = ${groupValue} AND t."occurredAt" > ${from()} AND t."occurredAt" <= ${to()}`;
+  return `(SELECT count(*)::float8 FROM (
+      SELECT w."value" FROM ${values} w
+        LEFT JOIN (SELECT ${value} AS v FROM ${stored()} t WHERE ${inWindow}) q ON q.v = w."value"
+       WHERE w."n" > (q.v IS NOT NULL)::int
+      UNION
+      SELECT ${value} FROM s t WHERE ${inWindow} AND ${value} IS NOT NULL) x)`;
 }
 
 function aggregateSql(
@@ -370,6 +406,22 @@ export function aggregateTemplate(
             to,
             stored: screenedOver === spec.over ? stored : null,
             rawSource: source,
+          }),
+        );
+        plans.push({ key, request, fallback: false });
+        continue;
+      }
+      const distinct = request.where ? null : distinctPlan(spec);
+      if (distinct) {
+        columns.push(
+          distinctAggregate(params, {
+            spec,
+            plan: distinct,
+            c,
+            groupValue,
+            from,
+            to,
+            stored: screenedOver === spec.over ? stored : null,
           }),
         );
         plans.push({ key, request, fallback: false });

@@ -17,7 +17,7 @@ import { ensureMonthPartitions } from "@/lib/jobs/ensure-partitions";
 import { applyRetention } from "@/lib/retention/apply-retention";
 import { readCsvRecords } from "@/lib/sanctions/read-csv";
 import { createTestClient } from "@/tests/factories";
-import { BUCKET_MISMATCHES_SQL } from "@/tests/support/bucket-check";
+import { BUCKET_MISMATCHES_SQL, DISTINCT_MISMATCHES_SQL } from "@/tests/support/bucket-check";
 
 // Retention: two clients with different periods; each expired month of each client is archived (CSV with a
 // sha256 beside it, and a manifest) and deleted; a month partition is dropped only when no client keeps
@@ -33,9 +33,9 @@ const count = async (sql: string, params: unknown[] = []) =>
   Number((await q(sql, params)).rows[0]!.n as string);
 const insertTx = (clientId: string, id: string, occurredAt: string, amount: number, extra = "{}") =>
   q(
-    `INSERT INTO transactions ("clientId", id, "userId", "merchantId", status, "currencyCode", amount, "baseAmount",
-       "occurredAt", data, "bodyHash", "riskLevel", "recommendedAction", "assessedAt")
-     VALUES ($1, $2, 'u' || ($4::int % 3), NULL, 'APPROVED', 'EUR', $4, CASE WHEN $4::int % 2 = 0 THEN $4 END, $3,
+    `INSERT INTO transactions ("clientId", id, "userId", "merchantId", "accountId", status, "currencyCode", amount,
+       "baseAmount", "occurredAt", data, "bodyHash", "riskLevel", "recommendedAction", "assessedAt")
+     VALUES ($1, $2, 'u' || ($4::int % 3), NULL, 'acc' || ($4::int % 2), 'APPROVED', 'EUR', $4, CASE WHEN $4::int % 2 = 0 THEN $4 END, $3,
        $5::jsonb, 'h', 'low', 'ALLOW', now())`,
     [clientId, id, occurredAt, amount, extra],
   );
@@ -89,6 +89,12 @@ describe("retention", () => {
             // text an archive must keep exactly: a quote, a comma, a newline, a formula-looking value
             k === 1 ? JSON.stringify({ note: 'a "q", b\nc', f: "=1+1" }) : "{}",
           );
+    // A's accounts per user, counted per day from every row (a countDistinct rule's pair, rebuilt)
+    await q(`SELECT transaction_distinct_spec_add($1, 1::smallint, 3::smallint)`, [a]);
+    await q(`SELECT transaction_distinct_rebuild($1)`, [a]);
+    expect(
+      await count(`SELECT count(*) AS n FROM transaction_distinct WHERE "day" < '2025-11-01'`),
+    ).toBeGreaterThan(0);
     // alerts of A from 2024-06: one in a case still open (kept), one in a case closed since (goes)
     for (const [id, user] of [
       ["al-open", "u1"],
@@ -243,6 +249,9 @@ describe("retention", () => {
         [a],
       ),
     ).toBe(0);
+    // the deletes went through the distinct triggers: the expired days' rows are gone
+    expect(await count(DISTINCT_MISMATCHES_SQL.replace('"mismatches"', "n"))).toBe(0);
+    expect(await count(`SELECT count(*) AS n FROM transaction_distinct WHERE "day" < '2025-11-01'`)).toBe(0);
     expect(await untouched()).toEqual({ ...kept, alerts: 2 });
 
     // each archive: its checksum file matches, and it holds exactly the rows deleted, restorable by COPY

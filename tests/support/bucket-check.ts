@@ -32,3 +32,25 @@ export const BUCKET_MISMATCHES_SQL = `
         OR b."amountMax" IS DISTINCT FROM r."amountMax" OR b."baseMin" IS DISTINCT FROM r."baseMin"
         OR b."baseMax" IS DISTINCT FROM r."baseMax"))
   END`;
+
+// The distinct values per day (transaction_distinct) against a recount of the raw rows: the number of rows
+// that disagree, are missing or should not be there (a spec counts the rows at or after its "since").
+export const DISTINCT_MISMATCHES_SQL = `
+  WITH raw AS (
+    SELECT t."clientId", sp."dim", x."key", sp."field", date_trunc('day', t."occurredAt", 'UTC') AS "day", x."value",
+      count(*)::int AS "n"
+    FROM "transaction_distinct_specs" sp
+    JOIN "transactions" t ON t."clientId" = sp."clientId" AND t."occurredAt" >= sp."since"
+    CROSS JOIN LATERAL (SELECT
+      CASE sp."dim" WHEN 1 THEN t."userId" WHEN 2 THEN t."merchantId" WHEN 3 THEN t."accountId"
+        WHEN 4 THEN t."userDeviceId" ELSE t."cardFingerprint" END AS "key",
+      CASE sp."field" WHEN 1 THEN t."userId" WHEN 2 THEN t."merchantId" WHEN 3 THEN t."accountId"
+        WHEN 4 THEN t."userDeviceId" ELSE t."cardFingerprint" END AS "value") x
+    WHERE x."key" IS NOT NULL AND x."value" IS NOT NULL
+    GROUP BY 1, 2, 3, 4, 5, 6
+  )
+  SELECT count(*)::int AS "mismatches"
+  FROM "transaction_distinct" d
+  FULL JOIN raw r ON r."clientId" = d."clientId" AND r."dim" = d."dim" AND r."key" = d."key"
+    AND r."field" = d."field" AND r."day" = d."day" AND r."value" = d."value"
+  WHERE d."n" IS DISTINCT FROM r."n"`;
