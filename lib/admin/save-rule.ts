@@ -5,7 +5,11 @@ import { assertMayWriteRule } from "@/lib/admin/rule-permissions";
 import { writeAudit } from "@/lib/admin/audit";
 import { clientListNames } from "@/lib/lists/list-references";
 import { RuleImportError, validateRuleDefinition } from "@/lib/rules/validate-rule";
-import { writeRuleVersion, type TWrittenVersion } from "@/lib/rules/write-rule-version";
+import {
+  registerDistinctPairs,
+  writeRuleVersion,
+  type TWrittenVersion,
+} from "@/lib/rules/write-rule-version";
 
 /**
  * Saves a rule from the editor as a new immutable draft version. `ruleId` names an existing rule
@@ -16,7 +20,7 @@ import { writeRuleVersion, type TWrittenVersion } from "@/lib/rules/write-rule-v
 export async function saveRule(
   user: TSessionUser,
   { ruleId, definition }: { ruleId?: string; definition: Record<string, unknown> },
-): Promise<TWrittenVersion> {
+): Promise<Omit<TWrittenVersion, "distinctPairs">> {
   assertMayWriteRule(user, { to: "draft" });
   const clientId = user.clientId;
   const id = ruleId ?? (typeof definition.id === "string" ? definition.id.trim() : "");
@@ -51,6 +55,8 @@ export async function saveRule(
       entityId: id,
       details: { version: written.version, draft: true, liveVersion: written.liveVersion },
     });
-    return written;
+    await registerDistinctPairs(tx, clientId, [written]);
+    const { distinctPairs: _pairs, ...answer } = written;
+    return answer;
   });
 }

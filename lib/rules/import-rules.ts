@@ -7,7 +7,7 @@ import {
   validateRuleDefinition,
   type TRuleError,
 } from "@/lib/rules/validate-rule";
-import { writeRuleVersion } from "@/lib/rules/write-rule-version";
+import { registerDistinctPairs, writeRuleVersion } from "@/lib/rules/write-rule-version";
 
 export { RuleImportError } from "@/lib/rules/validate-rule";
 
@@ -56,8 +56,10 @@ export async function importRules({
   if (errors.length) throw new RuleImportError(errors);
 
   await prisma.$transaction(async (tx) => {
+    const written = [];
     for (const definition of definitions)
-      await writeRuleVersion(tx, { clientId, definition, actor, publish: true });
+      written.push(await writeRuleVersion(tx, { clientId, definition, actor, publish: true }));
+    await registerDistinctPairs(tx, clientId, written);
   });
   return { imported: definitions.length };
 }

@@ -11,13 +11,14 @@ export type TWrittenVersion = {
   status: string;
   /** The version screening uses after the write; null when none is published. */
   liveVersion: number | null;
+  /** Its exact countDistinct pairs: the caller registers them last in its transaction (registerDistinctPairs). */
+  distinctPairs: Array<{ dim: number; field: number }>;
 };
 
 /**
  * Creates the rule on first sight, otherwise bumps its version; the increment takes the row lock,
- * so concurrent edits of one rule get distinct version numbers. An exact countDistinct of the version
- * registers its pair in transaction_distinct_specs in the same transaction (transaction_distinct_spec_add:
- * the first time, a lock of "transactions" held until the caller commits).
+ * so concurrent edits of one rule get distinct version numbers. The exact countDistinct pairs of the
+ * version are answered (`distinctPairs`), for registerDistinctPairs at the end of the caller's transaction.
  *
  * `publish` makes the new version the live one with the definition's status (an import is a
  * deployment: docs/decisions.md §2, "re-importing an id creates a new version of that rule"). Without it
@@ -77,11 +78,6 @@ export async function writeRuleVersion(
     },
     select: { id: true },
   });
-  // every version a rule can ever screen with is written here (a publish or status change makes a written
-  // version live): its exact countDistinct aggregates get their day values from now on (never removed)
-  for (const { dim, field } of distinctPairs(definition.aggregates)) {
-    await tx.$executeRaw`SELECT "transaction_distinct_spec_add"(${clientId}, ${dim}::smallint, ${field}::smallint)`;
-  }
   return {
     ruleId: definition.id,
     ruleRef: rule.id,
@@ -89,7 +85,27 @@ export async function writeRuleVersion(
     version: rule.currentVersion,
     status: rule.status,
     liveVersion,
+    distinctPairs: distinctPairs(definition.aggregates),
   };
+}
+
+/**
+ * Registers the exact countDistinct pairs of the versions a transaction wrote (transaction_distinct_spec_add):
+ * from then on their day values are kept (never removed). Every version a rule can ever screen with is
+ * written by writeRuleVersion (a publish or status change makes a written version live), and its caller
+ * calls this last, just before committing: the first registration of a pair locks "transactions" against
+ * every client's writes until the commit, so nothing else may run in the transaction after it. A pair not
+ * registered (a failed call) only means raw reads of its windows, never a wrong count.
+ */
+export async function registerDistinctPairs(
+  tx: Tx,
+  clientId: string,
+  written: ReadonlyArray<Pick<TWrittenVersion, "distinctPairs">>,
+): Promise<void> {
+  const pairs = new Map(written.flatMap((w) => w.distinctPairs).map((p) => [`${p.dim}:${p.field}`, p]));
+  for (const { dim, field } of pairs.values()) {
+    await tx.$executeRaw`SELECT "transaction_distinct_spec_add"(${clientId}, ${dim}::smallint, ${field}::smallint)`;
+  }
 }
 
 /** Whether a rule with this status and live version is evaluated by screenings. */

@@ -6,6 +6,8 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db";
+import { saveRule } from "@/lib/admin/save-rule";
+import type { TSessionUser } from "@/lib/auth/session";
 import { importRules } from "@/lib/rules/import-rules";
 import type { TAggregateDefinition } from "@/lib/rules/schemas";
 import { windowMs } from "@/lib/rules/schemas";
@@ -330,6 +332,51 @@ describe("countDistinct over distinct values per day", () => {
       [5, 3],
     ]);
     expect(after[0]!.since).toEqual(first[0]!.since);
+  });
+
+  it("registers the pair of a rule saved in the editor, and answers the save without it", async () => {
+    const { clientId } = await createTestClient({ name: "Distinct specs, editor" });
+    const admin: TSessionUser = {
+      id: "du-distinct",
+      clientId,
+      email: "admin@distinct.test",
+      name: null,
+      role: "admin",
+    };
+    const saved = await saveRule(admin, {
+      definition: {
+        id: "R-EDITOR",
+        name: "Editor",
+        subject: "transaction",
+        status: "draft",
+        riskLevel: "high",
+        recommendedAction: "REVIEW",
+        reason: "r",
+        condition: "aggregates.users > 3",
+        aggregates: {
+          users: {
+            function: "countDistinct",
+            over: "transaction",
+            groupBy: "merchantId",
+            field: "userId",
+            window: "7d",
+          },
+        },
+      },
+    });
+    expect(Object.keys(saved).sort()).toEqual([
+      "liveVersion",
+      "ruleId",
+      "ruleRef",
+      "status",
+      "version",
+      "versionId",
+    ]);
+    const rows = await prisma.$queryRawUnsafe<Array<{ dim: number; field: number }>>(
+      `SELECT "dim", "field" FROM "transaction_distinct_specs" WHERE "clientId" = $1`,
+      clientId,
+    );
+    expect(rows).toEqual([{ dim: 2, field: 1 }]);
   });
 
   it("answers what the raw rows answer, with the spec added mid-history, then rebuilt", async () => {
