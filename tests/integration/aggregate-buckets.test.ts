@@ -11,6 +11,7 @@ import { rawWindowReason, readsRawWindow } from "@/lib/rules/aggregate-cost";
 import { aggregateKey, computeAggregates } from "@/lib/screening/aggregates";
 import { createTestClient } from "@/tests/factories";
 import { BUCKET_MISMATCHES_SQL } from "@/tests/support/bucket-check";
+import { seededRandom } from "@/tests/support/seeded-random";
 
 const SEED = Number(process.env.AGGREGATE_SEED ?? 20261127);
 const MINUTE = 60_000;
@@ -19,17 +20,7 @@ const DAY = 24 * HOUR;
 // a fixed instant on whole-day bounds makes bucket edges easy to hit; the history spreads around it
 const NOW = Date.UTC(2026, 10, 20, 12, 0, 0, 0);
 
-/** mulberry32: a small seeded generator, so a failure can be replayed with AGGREGATE_SEED. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 const DIMS = ["userId", "merchantId", "accountId", "userDeviceId", "card.cardFingerprint"] as const;
 const COLUMN: Record<(typeof DIMS)[number], string> = {

@@ -15,22 +15,14 @@ import { distinctPlan, rawWindowReason, readsRawWindow } from "@/lib/rules/aggre
 import { aggregateKey, computeAggregates } from "@/lib/screening/aggregates";
 import { createTestClient } from "@/tests/factories";
 import { DISTINCT_MISMATCHES_SQL } from "@/tests/support/bucket-check";
+import { seededRandom } from "@/tests/support/seeded-random";
 
 const SEED = Number(process.env.AGGREGATE_SEED ?? 20261127);
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 const DIMS = ["userId", "merchantId", "accountId", "userDeviceId", "card.cardFingerprint"] as const;
 type TDim = (typeof DIMS)[number];
