@@ -71,6 +71,9 @@ async function seed(): Promise<void> {
   await seedDemoRules(clientId);
   const t0 = Date.now();
   const secs = () => `${((Date.now() - t0) / 1000).toFixed(0)} s`;
+  // the month partitions of the seeded 30 days first, for every partitioned table (a row of a month without
+  // its partition would go to the default one, and be moved out by the job driver's first run)
+  await prisma.$executeRawUnsafe(`SELECT * FROM "month_partitions_ensure"(3, now() - interval '31 days')`);
 
   await prisma.$executeRawUnsafe(`
     INSERT INTO users ("clientId", id, "firstName", "lastName", email, phone, status, data, "createdAt", "updatedAt")
