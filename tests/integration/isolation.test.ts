@@ -207,13 +207,21 @@ async function seedTenant(prefix: string): Promise<TTenant> {
   };
 }
 
-/** Rows of one client in every table that has a clientId column, in one statement. */
+/**
+ * Rows of one client in every table that has a clientId column (a partitioned table once, not each of its
+ * month partitions), in one statement.
+ */
 async function clientRowCounts(clientId: string): Promise<Record<string, number>> {
   const tables = await prisma.$queryRaw<{ name: string }[]>`
-    SELECT table_name AS name FROM information_schema.columns
-    WHERE table_schema = current_schema() AND column_name = 'clientId' ORDER BY table_name`;
+    SELECT c.relname AS name FROM pg_attribute a
+    JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname = current_schema() AND a.attname = 'clientId' AND NOT a.attisdropped
+      AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+    ORDER BY 1`;
   const rows = await prisma.$queryRawUnsafe<{ counts: Record<string, number> }[]>(
-    `SELECT json_build_object(${tables.map((t) => `'${t.name}', (SELECT count(*) FROM "${t.name}" WHERE "clientId" = $1)`).join(", ")}) AS counts`,
+    `SELECT json_object_agg(t.name, t.n ORDER BY t.name) AS counts FROM (${tables
+      .map((t) => `SELECT '${t.name}' AS name, (SELECT count(*) FROM "${t.name}" WHERE "clientId" = $1) AS n`)
+      .join(" UNION ALL ")}) t`,
     clientId,
   );
   return rows[0]!.counts;
