@@ -315,8 +315,8 @@ async function dropIfEmpty(db: pg.Pool, table: string, partition: string): Promi
  * Applies every client's retention period at `now`: each month before the first one the client keeps
  * (its `retentionMonths` whole months before the current month) is archived per table and deleted
  * (archiveMonth); then every month partition that is that old for every client and empty is detached and
- * dropped. Alerts go only once their case is closed; reports, cases, audit logs and comments are never touched. Safe to run again at any point; a
- * dry run reads only.
+ * dropped. Alerts go only once their case is closed; reports, cases, audit logs and comments are never
+ * touched. Safe to run again at any point; a dry run reads only.
  */
 export async function applyRetention(opts: {
   now: Date;
