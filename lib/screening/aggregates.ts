@@ -21,7 +21,9 @@
 //   the whole days of the window; on its two ragged days, hour buckets when the group's day is dense
 //   (48 transactions or more), else its raw rows (fewer than 48); on a dense day's ragged hours,
 //   minute buckets when the hour is dense (60 or more), else its raw rows; and the raw rows of the
-//   ragged minutes. So their cost does not grow with the window or the history (bucketedAggregate).
+//   ragged minutes; each ragged part read as it is or as its bucket less the rest, whichever holds less
+//   time before the present (the window's last day: its bucket less the rows after the window's end). So
+//   their cost does not grow with the window or the history (bucketedAggregate).
 // - Distinct values per day: a transaction countDistinct with no where filter, grouped by one of those five
 //   paths and counting another (distinctPlan), reads the table transaction_distinct (migration
 //   20261127060200_transaction_distinct): the values of each whole UTC day of the window, the raw rows of its
@@ -125,7 +127,8 @@ function groupValueExpr(
  * A bucketed aggregate: the group's totals in the window from transaction_window_totals (migration
  * 20261127040000: day buckets for the whole days; on each ragged day, hour buckets if the group's day is dense,
  * else its raw rows; on each ragged hour of a dense day, minute buckets if the hour is dense, else its raw
- * rows; the raw rows of the ragged minutes). With the screened record as a virtual row, its stored row (a
+ * rows; the raw rows of the ragged minutes; migration 20261127090000: each ragged part as it is or as its
+ * bucket less the rest, whichever holds less time before the present). With the screened record as a virtual row, its stored row (a
  * resubmission) is taken out of the totals and the virtual row put in. Min and max read the raw window when
  * an extreme is unknown or the stored row was in the window.
  */

@@ -321,6 +321,71 @@ describe("aggregates over time buckets", () => {
     expect(checked).toBeGreaterThan(400);
   });
 
+  it("reads a window that ends at the present, its bucket less the rest, with rows after the end", async () => {
+    const { clientId } = await createTestClient();
+    // 150 rows over the last 30 minutes (a dense hour and day, whichever hour and day they fall in), 20 over the
+    // last 26 hours, and rows after the present: a second, a minute, five minutes, two hours and two days on
+    const present = Date.now();
+    const times = [
+      ...Array.from({ length: 150 }, (_, i) => present - 30 * MINUTE + i * 12_000),
+      ...Array.from({ length: 20 }, (_, i) => present - 26 * HOUR + i * 77 * MINUTE),
+      ...[1000, MINUTE, 5 * MINUTE, 2 * HOUR, 2 * DAY].map((d) => present + d),
+    ];
+    await insertRows(
+      clientId,
+      times.map((t, i) => ({
+        id: `p${i}`,
+        userId: null,
+        merchantId: "m-present",
+        accountId: null,
+        userDeviceId: null,
+        cardFingerprint: null,
+        amount: String(i + 1),
+        baseAmount: null,
+        occurredAt: new Date(t).toISOString(),
+      })),
+    );
+    const ends = [
+      present - 1000,
+      present - MINUTE,
+      present,
+      present + 1,
+      times[149]!,
+      times[149]! - 1,
+      times[100]!,
+    ];
+    const lengths = [59_000, MINUTE, 37 * MINUTE, HOUR, 90 * MINUTE, DAY, 7 * DAY];
+    let checked = 0;
+    for (const to of ends)
+      for (const length of lengths) {
+        const from = to - length;
+        const values = times.flatMap((t, i) => (t > from && t <= to ? [i + 1] : []));
+        for (const extremes of [true, false]) {
+          const [got] = await prisma.$queryRawUnsafe<
+            Array<{ n: bigint; s: string | null; mn: string | null; mx: string | null }>
+          >(
+            `SELECT "n", "s"::text, "mn"::text, "mx"::text FROM "transaction_window_totals"($1, 2::smallint,
+               'm-present', false, $2, $3::timestamptz, $4::timestamptz)`,
+            clientId,
+            extremes,
+            new Date(from).toISOString(),
+            new Date(to).toISOString(),
+          );
+          const answer = [Number(got!.n), got!.s === null ? 0 : Number(got!.s)];
+          if (extremes) answer.push(Number(got!.mn ?? NaN), Number(got!.mx ?? NaN));
+          expect(answer, `(${from}, ${to}], present ${present}, extremes ${extremes}`).toEqual([
+            values.length,
+            values.reduce((a, v) => a + v, 0),
+            ...(extremes
+              ? [values.length ? Math.min(...values) : NaN, values.length ? Math.max(...values) : NaN]
+              : []),
+          ]);
+          checked++;
+        }
+      }
+    expect(checked).toBe(ends.length * lengths.length * 2);
+  });
+
   it("moves a row within its hour, and within its day, with the same amount, in the hour and minute buckets", async () => {
     const { clientId } = await createTestClient();
     const hour = Date.UTC(2026, 10, 21, 12);
