@@ -1,0 +1,76 @@
+// Where a screening's database work goes: every statement PostgreSQL runs for POST /v1/transaction (in
+// process, without HTTP), nested ones included (the functions' statements, the triggers'), with its shared
+// buffers (hit + read) and time per screening. Each pooled connection loads auto_explain and receives its
+// plans as messages (client_min_messages = log), so nothing is read from the server's log.
+// Uses a database `npm run bench` loaded (BENCH_DATABASE_URL, e.g. …/rss_bench_10000000 after BENCH_SIZES):
+// npx tsx bench/profile-buffers.ts [screenings, default 200]
+// A nested statement's buffers are counted in its own line and again in the statement that called it.
+import type { PoolClient } from "pg";
+import { benchTransaction } from "./load";
+import { readBenchState } from "./state";
+
+process.env.DATABASE_URL ??=
+  process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/rss_bench";
+process.env.NEXTAUTH_SECRET ??= "bench-secret-0123456789abcdef";
+process.env.WEBHOOK_SECRET_KEY ??= "bench-webhook-key-0123456789";
+
+const N = Number(process.argv[2] ?? 200);
+const WARM_UP = 20;
+const { apiKey } = readBenchState(process.env.DATABASE_URL);
+const { authenticateApiKey } = await import("@/lib/auth/api-keys");
+const { screenTransaction } = await import("@/lib/screening/screen-transaction");
+const { ZTransaction } = await import("@/lib/transactions/schemas");
+const { pgPool } = await import("@/lib/db");
+
+type TLine = { calls: number; buffers: number; ms: number };
+let lines = new Map<string, TLine>();
+
+pgPool().on("connect", (client: PoolClient) => {
+  // queued before anything the pool hands the connection out for
+  void client.query(
+    `LOAD 'auto_explain';
+     SET auto_explain.log_min_duration = 0; SET auto_explain.log_analyze = on; SET auto_explain.log_buffers = on;
+     SET auto_explain.log_timing = off; SET auto_explain.log_nested_statements = on;
+     SET client_min_messages = log`,
+  );
+  client.on("notice", (notice) => {
+    const text = notice.message ?? "";
+    const duration = /^duration: ([\d.]+) ms\s+plan:/.exec(text);
+    if (!duration) return;
+    const query = /Query Text: (.*)/.exec(text)?.[1]?.trim().replace(/\s+/g, " ").slice(0, 100) ?? "?";
+    // the first Buffers line is the plan's top node: every node below it included
+    const top = /Buffers: shared ([^\n]*)/.exec(text)?.[1] ?? "";
+    let buffers = 0;
+    for (const [, kind, count] of top.matchAll(/(hit|read)=(\d+)/g)) if (kind) buffers += Number(count);
+    const line = lines.get(query) ?? { calls: 0, buffers: 0, ms: 0 };
+    line.calls++;
+    line.buffers += buffers;
+    line.ms += Number(duration[1]);
+    lines.set(query, line);
+  });
+});
+
+const run = Date.now().toString(36);
+async function screen(count: number, offset: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const client = (await authenticateApiKey(apiKey))!;
+    const body = ZTransaction.parse(benchTransaction(`buffers-${run}-${offset + i}`, offset + i));
+    await screenTransaction({ client, body });
+  }
+}
+
+// a warm-up of other ids (plans, caches), then the measured screenings
+await screen(WARM_UP, 1_000_000);
+lines = new Map();
+await screen(N, 0);
+
+console.log(
+  `${N} screenings; per screening: calls, shared buffers (hit + read), ms (EXPLAIN ANALYZE without timing)`,
+);
+for (const [query, line] of [...lines].sort((a, b) => b[1].buffers - a[1].buffers))
+  console.log(
+    `${(line.calls / N).toFixed(1).padStart(5)}× ${(line.buffers / N).toFixed(1).padStart(8)} ${(line.ms / N)
+      .toFixed(2)
+      .padStart(7)} ms  ${query}`,
+  );
+process.exit(0);
