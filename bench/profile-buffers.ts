@@ -3,7 +3,7 @@
 // buffers (hit + read) and time per screening. Each pooled connection loads auto_explain and receives its
 // plans as messages (client_min_messages = log), so nothing is read from the server's log.
 // Uses a database `npm run bench` loaded (BENCH_DATABASE_URL, e.g. …/rss_bench_10000000 after BENCH_SIZES):
-// npx tsx bench/profile-buffers.ts [screenings, default 200]
+// npx tsx bench/profile-buffers.ts [screenings, default 200]; BENCH_MERCHANT=m-hot: every screening of that merchant
 // A nested statement's buffers are counted in its own line and again in the statement that called it.
 import type { PoolClient } from "pg";
 import { benchTransaction } from "./load";
@@ -54,7 +54,9 @@ const run = Date.now().toString(36);
 async function screen(count: number, offset: number): Promise<void> {
   for (let i = 0; i < count; i++) {
     const client = (await authenticateApiKey(apiKey))!;
-    const body = ZTransaction.parse(benchTransaction(`buffers-${run}-${offset + i}`, offset + i));
+    const body = ZTransaction.parse(
+      benchTransaction(`buffers-${run}-${offset + i}`, offset + i, process.env.BENCH_MERCHANT),
+    );
     await screenTransaction({ client, body });
   }
 }
