@@ -5,6 +5,7 @@
 // Uses a database `npm run bench` loaded (BENCH_DATABASE_URL, e.g. …/rss_bench_10000000 after BENCH_SIZES):
 // npx tsx bench/profile-buffers.ts [screenings, default 200]; BENCH_MERCHANT=m-hot: every screening of that merchant
 // A nested statement's buffers are counted in its own line and again in the statement that called it.
+import pg from "pg";
 import type { PoolClient } from "pg";
 import { benchTransaction } from "./load";
 import { readBenchState } from "./state";
@@ -64,11 +65,27 @@ async function screen(count: number, offset: number): Promise<void> {
 // a warm-up of other ids (plans, caches), then the measured screenings
 await screen(WARM_UP, 1_000_000);
 lines = new Map();
+// every buffer the database touched, from its statistics: a statement's AFTER triggers are outside its plan
+const touched = async () => {
+  const db = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await db.connect();
+  const { rows } = await db.query<{ n: string }>(
+    `SELECT (blks_hit + blks_read)::text AS n FROM pg_stat_database WHERE datname = current_database()`,
+  );
+  await db.end();
+  return Number(rows[0]!.n);
+};
+// an idle backend reports its statistics within about a second
+await new Promise((resolve) => setTimeout(resolve, 2000));
+const before = await touched();
 await screen(N, 0);
+await new Promise((resolve) => setTimeout(resolve, 2000));
+const all = (await touched()) - before;
 
 console.log(
   `${N} screenings; per screening: calls, shared buffers (hit + read), ms (EXPLAIN ANALYZE without timing)`,
 );
+console.log(`in all (pg_stat_database): ${(all / N).toFixed(0)} buffers per screening`);
 for (const [query, line] of [...lines].sort((a, b) => b[1].buffers - a[1].buffers))
   console.log(
     `${(line.calls / N).toFixed(1).padStart(5)}× ${(line.buffers / N).toFixed(1).padStart(8)} ${(line.ms / N)
