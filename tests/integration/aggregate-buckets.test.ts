@@ -248,6 +248,40 @@ async function bucketChecks(clientId: string) {
   return checks;
 }
 
+/**
+ * transaction_window_totals of one merchant over (from, to] as [count, sum] (and [min, max] with extremes), beside
+ * the same from the amounts of the rows in it.
+ */
+async function windowTotals(
+  clientId: string,
+  merchantId: string,
+  extremes: boolean,
+  from: number,
+  to: number,
+  inWindow: number[],
+): Promise<{ answer: number[]; expected: number[] }> {
+  const [got] = await prisma.$queryRawUnsafe<
+    Array<{ n: bigint; s: string | null; mn: string | null; mx: string | null }>
+  >(
+    `SELECT "n", "s"::text, "mn"::text, "mx"::text FROM "transaction_window_totals"($1, 2::smallint,
+       $2, false, $3, $4::timestamptz, $5::timestamptz)`,
+    clientId,
+    merchantId,
+    extremes,
+    new Date(from).toISOString(),
+    new Date(to).toISOString(),
+  );
+  const answer = [Number(got!.n), got!.s === null ? 0 : Number(got!.s)];
+  if (extremes) answer.push(Number(got!.mn ?? NaN), Number(got!.mx ?? NaN));
+  const expected = [inWindow.length, inWindow.reduce((a, v) => a + v, 0)];
+  if (extremes)
+    expected.push(
+      inWindow.length ? Math.min(...inWindow) : NaN,
+      inWindow.length ? Math.max(...inWindow) : NaN,
+    );
+  return { answer, expected };
+}
+
 describe("aggregates over time buckets", () => {
   it("reads (from, to] exactly at every grain: a row at `from` is out, a row at `to` in", async () => {
     const { clientId } = await createTestClient();
@@ -296,25 +330,8 @@ describe("aggregates over time buckets", () => {
         const values = inside.map(([, v]) => v);
         // with min and max wanted, and without (the last minute then its bucket less the rows after `to`)
         for (const extremes of [true, false]) {
-          const [got] = await prisma.$queryRawUnsafe<
-            Array<{ n: bigint; s: string | null; mn: string | null; mx: string | null }>
-          >(
-            `SELECT "n", "s"::text, "mn"::text, "mx"::text FROM "transaction_window_totals"($1, 2::smallint,
-               'm-bounds', false, $2, $3::timestamptz, $4::timestamptz)`,
-            clientId,
-            extremes,
-            new Date(from).toISOString(),
-            new Date(to).toISOString(),
-          );
-          const answer = [Number(got!.n), got!.s === null ? 0 : Number(got!.s)];
-          if (extremes) answer.push(Number(got!.mn ?? NaN), Number(got!.mx ?? NaN));
-          expect(answer, `(${from}, ${to}], extremes ${extremes}`).toEqual([
-            values.length,
-            values.reduce((a, v) => a + v, 0),
-            ...(extremes
-              ? [values.length ? Math.min(...values) : NaN, values.length ? Math.max(...values) : NaN]
-              : []),
-          ]);
+          const { answer, expected } = await windowTotals(clientId, "m-bounds", extremes, from, to, values);
+          expect(answer, `(${from}, ${to}], extremes ${extremes}`).toEqual(expected);
         }
         checked++;
       }
@@ -361,25 +378,8 @@ describe("aggregates over time buckets", () => {
         const from = to - length;
         const values = times.flatMap((t, i) => (t > from && t <= to ? [i + 1] : []));
         for (const extremes of [true, false]) {
-          const [got] = await prisma.$queryRawUnsafe<
-            Array<{ n: bigint; s: string | null; mn: string | null; mx: string | null }>
-          >(
-            `SELECT "n", "s"::text, "mn"::text, "mx"::text FROM "transaction_window_totals"($1, 2::smallint,
-               'm-present', false, $2, $3::timestamptz, $4::timestamptz)`,
-            clientId,
-            extremes,
-            new Date(from).toISOString(),
-            new Date(to).toISOString(),
-          );
-          const answer = [Number(got!.n), got!.s === null ? 0 : Number(got!.s)];
-          if (extremes) answer.push(Number(got!.mn ?? NaN), Number(got!.mx ?? NaN));
-          expect(answer, `(${from}, ${to}], present ${present}, extremes ${extremes}`).toEqual([
-            values.length,
-            values.reduce((a, v) => a + v, 0),
-            ...(extremes
-              ? [values.length ? Math.min(...values) : NaN, values.length ? Math.max(...values) : NaN]
-              : []),
-          ]);
+          const { answer, expected } = await windowTotals(clientId, "m-present", extremes, from, to, values);
+          expect(answer, `(${from}, ${to}], present ${present}, extremes ${extremes}`).toEqual(expected);
           checked++;
         }
       }
