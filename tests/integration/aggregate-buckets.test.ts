@@ -248,6 +248,24 @@ async function bucketChecks(clientId: string) {
   return checks;
 }
 
+/** One merchant's rows at the given times, the i-th with id `<prefix><i>` and amount i + 1. */
+async function insertMerchantRows(clientId: string, merchantId: string, prefix: string, times: number[]) {
+  await insertRows(
+    clientId,
+    times.map((t, i) => ({
+      id: `${prefix}${i}`,
+      userId: null,
+      merchantId,
+      accountId: null,
+      userDeviceId: null,
+      cardFingerprint: null,
+      amount: String(i + 1),
+      baseAmount: null,
+      occurredAt: new Date(t).toISOString(),
+    })),
+  );
+}
+
 /**
  * transaction_window_totals of one merchant over (from, to] as [count, sum] (and [min, max] with extremes), beside
  * the same from the amounts of the rows in it.
@@ -292,20 +310,7 @@ describe("aggregates over time buckets", () => {
       ...Array.from({ length: 10 }, (_, i) => Date.UTC(2026, 10, 20) + i * 2 * HOUR + 7 * MINUTE),
       ...Array.from({ length: 5 }, (_, i) => Date.UTC(2026, 10, 19) + i * 3 * HOUR),
     ];
-    await insertRows(
-      clientId,
-      times.map((t, i) => ({
-        id: `b${i}`,
-        userId: null,
-        merchantId: "m-bounds",
-        accountId: null,
-        userDeviceId: null,
-        cardFingerprint: null,
-        amount: String(i + 1),
-        baseAmount: null,
-        occurredAt: new Date(t).toISOString(),
-      })),
-    );
+    await insertMerchantRows(clientId, "m-bounds", "b", times);
     const dense = await prisma.$queryRawUnsafe<Array<{ minutes: number; n: bigint }>>(
       `SELECT "minutes", count(*) AS n FROM "transaction_buckets" WHERE "clientId" = $1 AND "dim" = 2
           AND "denseXid" IS NOT NULL GROUP BY "minutes" ORDER BY "minutes"`,
@@ -348,20 +353,7 @@ describe("aggregates over time buckets", () => {
       ...Array.from({ length: 20 }, (_, i) => present - 26 * HOUR + i * 77 * MINUTE),
       ...[1000, MINUTE, 5 * MINUTE, 2 * HOUR, 2 * DAY].map((d) => present + d),
     ];
-    await insertRows(
-      clientId,
-      times.map((t, i) => ({
-        id: `p${i}`,
-        userId: null,
-        merchantId: "m-present",
-        accountId: null,
-        userDeviceId: null,
-        cardFingerprint: null,
-        amount: String(i + 1),
-        baseAmount: null,
-        occurredAt: new Date(t).toISOString(),
-      })),
-    );
+    await insertMerchantRows(clientId, "m-present", "p", times);
     const ends = [
       present - 1000,
       present - MINUTE,
