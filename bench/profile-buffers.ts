@@ -1,13 +1,12 @@
 // Where a screening's database work goes: every statement PostgreSQL runs for POST /v1/transaction (in
 // process, without HTTP), nested ones included (the functions' statements, the triggers'), with its shared
-// buffers (hit + read) and time per screening. Each pooled connection loads auto_explain and receives its
-// plans as messages (client_min_messages = log), so nothing is read from the server's log.
+// buffers (hit + read) and time per screening, as auto_explain reports them (tests/support/statement-buffers.ts).
 // Uses a database `npm run bench` loaded (BENCH_DATABASE_URL, e.g. …/rss_bench_10000000 after BENCH_SIZES):
 // npx tsx bench/profile-buffers.ts [screenings, default 200]; BENCH_MERCHANT=m-hot: every screening of that merchant
 // A nested statement's buffers are counted in its own line and again in the statement that called it.
 import pg from "pg";
-import type { PoolClient } from "pg";
 import { benchTransaction } from "./load";
+import { watchStatements } from "@/tests/support/statement-buffers";
 import { readBenchState } from "./state";
 
 process.env.DATABASE_URL ??=
@@ -26,29 +25,12 @@ const { pgPool } = await import("@/lib/db");
 type TLine = { calls: number; buffers: number; ms: number };
 let lines = new Map<string, TLine>();
 
-pgPool().on("connect", (client: PoolClient) => {
-  // queued before anything the pool hands the connection out for
-  void client.query(
-    `LOAD 'auto_explain';
-     SET auto_explain.log_min_duration = 0; SET auto_explain.log_analyze = on; SET auto_explain.log_buffers = on;
-     SET auto_explain.log_timing = off; SET auto_explain.log_nested_statements = on;
-     SET client_min_messages = log`,
-  );
-  client.on("notice", (notice) => {
-    const text = notice.message ?? "";
-    const duration = /^duration: ([\d.]+) ms\s+plan:/.exec(text);
-    if (!duration) return;
-    const query = /Query Text: (.*)/.exec(text)?.[1]?.trim().replace(/\s+/g, " ").slice(0, 100) ?? "?";
-    // the first Buffers line is the plan's top node: every node below it included
-    const top = /Buffers: shared ([^\n]*)/.exec(text)?.[1] ?? "";
-    let buffers = 0;
-    for (const [, kind, count] of top.matchAll(/(hit|read)=(\d+)/g)) if (kind) buffers += Number(count);
-    const line = lines.get(query) ?? { calls: 0, buffers: 0, ms: 0 };
-    line.calls++;
-    line.buffers += buffers;
-    line.ms += Number(duration[1]);
-    lines.set(query, line);
-  });
+watchStatements(pgPool(), ({ query, buffers, ms }) => {
+  const line = lines.get(query) ?? { calls: 0, buffers: 0, ms: 0 };
+  line.calls++;
+  line.buffers += buffers;
+  line.ms += ms;
+  lines.set(query, line);
 });
 
 const run = Date.now().toString(36);

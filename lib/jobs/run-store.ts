@@ -116,9 +116,11 @@ export async function dispatchAndClaim(
       ON CONFLICT ("functionId", "eventId") DO NOTHING
       RETURNING id, "functionId", "eventId", event, events, steps, attempt, "leaseUntil", status
     ),
+    -- by id through the primary key (= ANY): "IN (SELECT id FROM batch)" was planned as a hash join over every
+    -- outbox row (the planner takes a CTE for 150 rows)
     dispatched AS (
       UPDATE outbox_events SET "dispatchedAt" = now(), "dispatchedBy" = $8::int
-      WHERE id IN (SELECT id FROM batch) RETURNING 1
+      WHERE id = ANY(ARRAY(SELECT id FROM batch)) RETURNING 1
     ),
     due AS (
       SELECT id, "runAt" FROM job_runs
@@ -238,7 +240,10 @@ type TRunUpdateRow = Record<string, unknown> & { id: string };
 
 const writeRunUpdate = batcher<TRunUpdateRow, boolean>(
   async (rows) => {
-    // named: planned once per connection (planning cost more than the update of a few runs)
+    // named: planned once per connection (planning cost more than the update of a few runs). The runs are found
+    // through the primary key (id = ANY): with "status = 'running'" as an index condition, the plan walked the
+    // status index, whose running entries include every version of a run updated since the last VACUUM (158
+    // buffers for one run under load); "IS TRUE" keeps that test a filter.
     const res = await jobsPool().query<{ id: string }>({
       name: "job-run-update",
       text: `UPDATE job_runs j SET
@@ -250,7 +255,8 @@ const writeRunUpdate = batcher<TRunUpdateRow, boolean>(
        FROM jsonb_to_recordset($1::jsonb) AS u(id text, lease timestamptz, steps jsonb, "nextLease" timestamptz,
          now timestamptz, status text, attempt int, "runAt" timestamptz, "setError" boolean, "lastError" text,
          output jsonb)
-       WHERE j.id = u.id AND j.status = 'running' AND j."leaseUntil" = u.lease
+       WHERE j.id = ANY(ARRAY(SELECT r ->> 'id' FROM jsonb_array_elements($1::jsonb) r)) AND j.id = u.id
+         AND j."leaseUntil" = u.lease AND (j.status = 'running') IS TRUE
        RETURNING j.id`,
       values: [JSON.stringify(rows)],
     });

@@ -118,7 +118,9 @@ function recorded(row: TStoredDelivery): TRecordedDelivery {
  * delivery at most once per statement.
  */
 async function writeAttempts(attempts: readonly TAttemptRow[]): Promise<Array<TStoredDelivery | undefined>> {
-  // named: planned once per connection (planning took ~0.3 ms of PostgreSQL CPU per batch)
+  // named: planned once per connection (planning took ~0.3 ms of PostgreSQL CPU per batch). Deliveries are read
+  // by id through each month's primary key (= ANY(ARRAY(…))): joined to the CTE, which the planner takes for 100
+  // rows, they were hashed from whole months (468 buffers per statement with 5,800 deliveries in the month).
   const { rows } = await jobsPool().query<TStoredDelivery>({
     name: "webhook-record-attempts",
     text: `
@@ -146,7 +148,7 @@ async function writeAttempts(attempts: readonly TAttemptRow[]): Promise<Array<TS
         "deliveredAt" = CASE WHEN a.ok THEN a."finishedAt" ELSE d."deliveredAt" END,
         "updatedAt" = now()
       FROM a
-      WHERE d.id = a."deliveryId" AND d.attempts <= a.attempt
+      WHERE d.id = ANY(ARRAY(SELECT "deliveryId" FROM a)) AND d.id = a."deliveryId" AND d.attempts <= a.attempt
       RETURNING d.id, d."clientId", d.status, d.attempts, d."nextAttemptAt"
     ),
     retries AS (
@@ -164,7 +166,7 @@ async function writeAttempts(attempts: readonly TAttemptRow[]): Promise<Array<TS
            CASE WHEN m.id IS NULL THEN d."nextAttemptAt" ELSE m."nextAttemptAt" END AS "nextAttemptAt",
            d."createdAt", (m.status = 'delivered' AND d.status <> 'delivered') IS TRUE AS "deliveredNow"
     FROM webhook_deliveries d LEFT JOIN moved m ON m.id = d.id
-    WHERE d.id IN (SELECT "deliveryId" FROM a)`,
+    WHERE d.id = ANY(ARRAY(SELECT "deliveryId" FROM a))`,
     values: [JSON.stringify(attempts), WEBHOOK_RETRY_EVENT],
   });
   const byId = new Map(rows.map((r) => [r.id, r]));
