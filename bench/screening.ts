@@ -573,6 +573,9 @@ type TDeliveries = {
   producedPerSecond: number;
   deliveredPerSecond: number;
   firstAttemptP50Ms: number | null;
+  /** The screenings' own output: alerts raised and deliveries produced per screening since the start. */
+  alertsPerScreening: number;
+  deliveriesPerScreening: number;
 };
 
 /** Deliveries produced and delivered since `since`, the backlog now, and commit-to-first-attempt p50. */
@@ -585,10 +588,19 @@ async function deliveries(since: Date): Promise<TDeliveries> {
        count(*) FILTER (WHERE d.status = 'delivered')::int AS delivered,
        (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM a."startedAt" - d2."createdAt") * 1000)
         FROM webhook_attempts a JOIN webhook_deliveries d2 ON d2.id = a."deliveryId"
-        WHERE a.attempt = 1 AND d2."createdAt" >= '${iso}') AS p50
+        WHERE a.attempt = 1 AND d2."createdAt" >= '${iso}') AS p50,
+       (SELECT count(*)::int FROM transactions WHERE "createdAt" >= '${iso}') AS screened,
+       (SELECT count(*)::int FROM alerts WHERE "createdAt" >= '${iso}') AS alerts
      FROM webhook_deliveries d WHERE d."createdAt" >= '${iso}'`,
   );
-  const r = rows[0] as { produced: number; delivered: number; p50: number | null };
+  const r = rows[0] as {
+    produced: number;
+    delivered: number;
+    p50: number | null;
+    screened: number;
+    alerts: number;
+  };
+  const per = (n: number) => Math.round((n / Math.max(1, r.screened)) * 100) / 100;
   return {
     seconds: Math.round(seconds),
     produced: r.produced,
@@ -597,6 +609,8 @@ async function deliveries(since: Date): Promise<TDeliveries> {
     producedPerSecond: Math.round(r.produced / seconds),
     deliveredPerSecond: Math.round(r.delivered / seconds),
     firstAttemptP50Ms: r.p50 === null ? null : Math.round(r.p50),
+    alertsPerScreening: per(r.alerts),
+    deliveriesPerScreening: per(r.produced),
   };
 }
 
@@ -710,7 +724,13 @@ async function main() {
   );
 }
 
-type TResult = { rows: number; load0: number; levels: TLevel[]; hotLevel: TLevel | null };
+type TResult = {
+  rows: number;
+  load0: number;
+  levels: TLevel[];
+  hotLevel: TLevel | null;
+  underLoad: TDeliveries | null;
+};
 
 /** BENCH_SIZES: this bench once per size, one after the other, each with its own database; then the comparison. */
 function compareSizes(sizes: number[]) {
@@ -749,6 +769,16 @@ function compareSizes(sizes: number[]) {
       );
     }
   }
+  // a denser history can make rules fire more often: more alerts, cases and deliveries per screening is more work,
+  // not a cost of reading the history
+  console.log(
+    `\nalerts / webhook deliveries per screening: ${results
+      .map(
+        (r) =>
+          `${r.rows.toLocaleString()}: ${r.underLoad?.alertsPerScreening ?? "-"} / ${r.underLoad?.deliveriesPerScreening ?? "-"}`,
+      )
+      .join(", ")}`,
+  );
   const last = results[results.length - 1]!;
   const c8 = last.levels.find((l) => l.connections === 8);
   if (c8 && last.hotLevel)
