@@ -3,6 +3,7 @@ import { createClient } from "@/lib/clients/create-client";
 import { prisma } from "@/lib/db";
 import type { TFeature } from "@/lib/clients/schemas";
 import type { TRecommendedAction } from "@/lib/risk/risk-levels";
+import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { waitFor } from "@/tests/support/webhook-receiver";
 
 // Shared by tests and the seed: build clients and call route handlers without a server.
@@ -83,4 +84,19 @@ export function deliverySettled(deliveryId: string, status: "delivered" | "faile
     30_000,
     `delivery ${deliveryId} to be ${status}`,
   );
+}
+
+/**
+ * A `user.status.block` event emitted for the client (its subscriptions to that event must exist): the client's
+ * first webhook delivery.
+ */
+export async function emitTestDelivery(clientId: string) {
+  await prisma.$transaction((tx) =>
+    emitWebhookEvent(tx, {
+      clientId,
+      event: "user.status.block",
+      payload: { id: "u1", status: "blocked", reason: "fraud", updatedAt: 1 },
+    }),
+  );
+  return prisma.webhookDelivery.findFirstOrThrow({ where: { clientId } });
 }

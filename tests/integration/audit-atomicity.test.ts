@@ -16,8 +16,7 @@ import { createDashboardUser } from "@/lib/dashboard-users/create-dashboard-user
 import { prisma } from "@/lib/db";
 import { changeUserStatusFromDashboard } from "@/lib/users/change-user-status-from-dashboard";
 import { createSubscription } from "@/lib/webhooks/create-subscription";
-import { emitWebhookEvent } from "@/lib/webhooks/emit";
-import { call, createTestClient } from "@/tests/factories";
+import { call, createTestClient, emitTestDelivery } from "@/tests/factories";
 
 // Crash injection: a trigger makes every audit_logs insert fail, as a crash between the change and
 // its audit row would. Every audited change must then leave the database exactly as it was; without
@@ -115,14 +114,7 @@ describe("every audited change commits with its audit row", () => {
       events: ["user.status.block"],
       secret: "s",
     });
-    await prisma.$transaction((tx) =>
-      emitWebhookEvent(tx, {
-        clientId: admin.clientId,
-        event: "user.status.block",
-        payload: { id: "u1", status: "blocked", reason: "fraud", updatedAt: 1 },
-      }),
-    );
-    const delivery = await prisma.webhookDelivery.findFirstOrThrow({ where: { clientId: admin.clientId } });
+    const delivery = await emitTestDelivery(admin.clientId);
     await prisma.webhookDelivery.update({
       where: { id: delivery.id },
       data: { status: "failed", attempts: 9, lastError: "HTTP 500" },

@@ -9,9 +9,8 @@ import type { TSessionUser } from "@/lib/auth/session";
 import { jobsPool, prisma } from "@/lib/db";
 import type { TJobFunction } from "@/lib/jobs/function-table";
 import { dispatchAndClaim, updateRun } from "@/lib/jobs/run-store";
-import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { recordDeliveryAttempt } from "@/lib/webhooks/record-delivery-attempt";
-import { createTestClient } from "@/tests/factories";
+import { createTestClient, emitTestDelivery } from "@/tests/factories";
 import { type TStatementPlan, watchStatements } from "@/tests/support/statement-buffers";
 
 const plans: TStatementPlan[] = [];
@@ -35,14 +34,7 @@ describe("the job queue's writes by id", () => {
       url: "http://127.0.0.1:9/plans",
       events: ["user.status.block"],
     });
-    await prisma.$transaction((tx) =>
-      emitWebhookEvent(tx, {
-        clientId: admin.clientId,
-        event: "user.status.block",
-        payload: { id: "u1", status: "blocked", reason: "fraud", updatedAt: 1 },
-      }),
-    );
-    const delivery = await prisma.webhookDelivery.findFirstOrThrow({ where: { clientId: admin.clientId } });
+    const delivery = await emitTestDelivery(admin.clientId);
     // the month's other deliveries: copies of this one, delivered
     await prisma.$executeRawUnsafe(
       `INSERT INTO webhook_deliveries
