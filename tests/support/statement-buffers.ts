@@ -6,8 +6,6 @@ export type TStatementPlan = {
   /** Shared buffers (hit + read) of the plan's top node: every node below it included. */
   buffers: number;
   ms: number;
-  /** auto_explain's report: the statement and its plan with each node's buffers. */
-  report: string;
 };
 
 /**
@@ -37,7 +35,6 @@ export function watchStatements(pool: pg.Pool, onPlan: (plan: TStatementPlan) =>
         query: query.trim().replace(/\s+/g, " ").slice(0, 100),
         buffers,
         ms: Number(duration[1]),
-        report: text,
       });
     });
   });
