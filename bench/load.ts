@@ -2,13 +2,30 @@
 import autocannon from "autocannon";
 
 /**
- * The n-th transaction of a bench run (users, merchants, cards and devices of the loaded history; one in 50 by a
- * user with a long history). `merchantId` sends every one to that merchant (the hot merchant's level).
+ * The users of a bench history of `rows` transactions over 30 days: 50,000, or one for every 20 transactions when
+ * that is more (a client with more transactions has more customers: about 20 a month each at any size, where a
+ * fixed 50,000 gave each of them 200 a month at 10,000,000 rows). Each user pays with its own card
+ * (`fp-<user>`) from its own device (`d-<user>`), in the history as in the load.
  */
-export function benchTransaction(id: string, seq: number, merchantId?: string): Record<string, unknown> {
+export function benchUsers(rows: number): number {
+  return Math.max(50_000, Math.round(rows / 20));
+}
+
+/**
+ * The n-th transaction of a bench run over a history with `users` users (users, merchants, cards and devices of
+ * the loaded history; one in 50 by a user with a long history). `merchantId` sends every one to that merchant
+ * (the hot merchant's level).
+ */
+export function benchTransaction(
+  id: string,
+  seq: number,
+  users: number,
+  merchantId?: string,
+): Record<string, unknown> {
+  const userId = seq % 50 === 0 ? `u-long-${(seq / 50) % 10}` : `u${seq % users}`;
   return {
     id,
-    userId: seq % 50 === 0 ? `u-long-${(seq / 50) % 10}` : `u${seq % 50_000}`,
+    userId,
     merchantId: merchantId ?? `m${seq % 500}`,
     status: "PENDING",
     currencyCode: "USD",
@@ -16,8 +33,8 @@ export function benchTransaction(id: string, seq: number, merchantId?: string): 
     direction: seq % 3 === 0 ? "payout" : "payin",
     timestamp: Date.now() - 1000,
     paymentMethod: "card",
-    card: { cardFingerprint: `fp${seq % 70000}`, bin: "411111", binCountry: "US" },
-    userDeviceId: `d${seq % 60000}`,
+    card: { cardFingerprint: `fp-${userId}`, bin: "411111", binCountry: "US" },
+    userDeviceId: `d-${userId}`,
   };
 }
 
@@ -25,6 +42,8 @@ export function benchTransaction(id: string, seq: number, merchantId?: string): 
 export function screeningLoad(options: {
   port: number;
   apiKey: string;
+  /** The users of the loaded history (`benchUsers`). */
+  users: number;
   connections: number;
   duration: number;
   prefix: string;
@@ -41,7 +60,9 @@ export function screeningLoad(options: {
       {
         setupRequest: (req) => {
           seq++;
-          req.body = JSON.stringify(benchTransaction(`${options.prefix}-${seq}`, seq, options.merchantId));
+          req.body = JSON.stringify(
+            benchTransaction(`${options.prefix}-${seq}`, seq, options.users, options.merchantId),
+          );
           return req;
         },
       },

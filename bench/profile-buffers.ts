@@ -16,7 +16,7 @@ process.env.WEBHOOK_SECRET_KEY ??= "bench-webhook-key-0123456789";
 
 const N = Number(process.argv[2] ?? 200);
 const WARM_UP = 20;
-const { apiKey } = readBenchState(process.env.DATABASE_URL);
+const { apiKey, users } = readBenchState(process.env.DATABASE_URL);
 const { authenticateApiKey } = await import("@/lib/auth/api-keys");
 const { screenTransaction } = await import("@/lib/screening/screen-transaction");
 const { ZTransaction } = await import("@/lib/transactions/schemas");
@@ -38,7 +38,7 @@ async function screen(count: number, offset: number): Promise<void> {
   for (let i = 0; i < count; i++) {
     const client = (await authenticateApiKey(apiKey))!;
     const body = ZTransaction.parse(
-      benchTransaction(`buffers-${run}-${offset + i}`, offset + i, process.env.BENCH_MERCHANT),
+      benchTransaction(`buffers-${run}-${offset + i}`, offset + i, users, process.env.BENCH_MERCHANT),
     );
     await screenTransaction({ client, body });
   }

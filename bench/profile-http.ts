@@ -23,7 +23,7 @@ process.env.NEXTAUTH_SECRET ??= "bench-secret-0123456789abcdef";
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
 process.env.DATABASE_URL = DB_URL;
 
-const { clientId, apiKey } = readBenchState(DB_URL);
+const { clientId, apiKey, users } = readBenchState(DB_URL);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function sql(text: string): Promise<pg.QueryResult> {
@@ -105,6 +105,7 @@ const load = (duration: number) =>
   screeningLoad({
     port: PORT,
     apiKey,
+    users,
     connections: CONNECTIONS,
     duration,
     prefix: `prof-${run}-${duration}`,

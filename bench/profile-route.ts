@@ -14,7 +14,7 @@ process.env.RATE_LIMIT_PER_SECOND ??= "1000000";
 
 const N = Number(process.argv[2] ?? 2000);
 const C = Number(process.argv[3] ?? 8);
-const { apiKey } = readBenchState(process.env.DATABASE_URL);
+const { apiKey, users } = readBenchState(process.env.DATABASE_URL);
 const { POST } = await import("@/app/v1/transaction/route");
 const { pgPool } = await import("@/lib/db");
 const run = Date.now().toString(36);
@@ -22,7 +22,7 @@ const request = (i: number) =>
   new Request("http://localhost/v1/transaction", {
     method: "POST",
     headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
-    body: JSON.stringify(benchTransaction(`route-${run}-${i}`, i * 13)),
+    body: JSON.stringify(benchTransaction(`route-${run}-${i}`, i * 13, users)),
   });
 const route = { params: Promise.resolve({}) };
 for (let i = 0; i < 50; i++) await (await POST(request(-i - 1), route)).text(); // warm-up

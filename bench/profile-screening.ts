@@ -12,7 +12,7 @@ process.env.NEXTAUTH_SECRET ??= "bench-secret-0123456789abcdef";
 process.env.WEBHOOK_SECRET_KEY ??= "bench-webhook-key-0123456789";
 
 const N = Number(process.argv[2] ?? 100);
-const { apiKey } = readBenchState(process.env.DATABASE_URL);
+const { apiKey, users } = readBenchState(process.env.DATABASE_URL);
 const { authenticateApiKey } = await import("@/lib/auth/api-keys");
 const { screenTransaction } = await import("@/lib/screening/screen-transaction");
 const { screenTransactionPrisma } = await import("@/tests/oracle/screen-transaction-oracle");
@@ -39,7 +39,7 @@ pgPool().on("connect", (client: PoolClient & { profiled?: boolean }) => {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const run = Date.now().toString(36);
-const body = (i: number) => ZTransaction.parse(benchTransaction(`profile-${run}-${i}`, i));
+const body = (i: number) => ZTransaction.parse(benchTransaction(`profile-${run}-${i}`, i, users));
 
 for (const [name, screen] of [
   ["raw SQL (lib/screening)", screenTransaction],

@@ -1,7 +1,8 @@
 // npm run bench: screening throughput and latency against `next start` on PostgreSQL with 1,000,000 historical
 // transactions and 32 active rules (10 with aggregates, two of them per merchant over 24 h and 30 d), plus a pgbench
 // ceiling (insert + indexed aggregate + commit). The history has a hot merchant (m-hot: rows/50 transactions, at most
-// 200,000, in the last 24 h) and 10 users with long histories (u-long-N: rows/500 each, at most 20,000, over 30 days).
+// 200,000, in the last 24 h) and 10 users with long histories (u-long-N: rows/500 each, at most 20,000, over 30 days);
+// the other rows belong to benchUsers(rows) users (about 20 transactions each), each with its own card and device.
 // After the levels, the hot merchant's own level: 8 connections screening only m-hot transactions.
 // Environment: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/rss_bench), BENCH_ROWS (1000000),
 // BENCH_DURATION seconds per level (15), BENCH_CONNECTIONS (1,8,32), BENCH_PORT (3200), BENCH_SKIP_LOAD=1.
@@ -17,15 +18,15 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
-import { screeningLoad } from "./load";
-import { benchStatePath } from "./state";
+import { benchUsers, screeningLoad } from "./load";
+import { benchStatePath, readBenchState, type TBenchState } from "./state";
 
 const DB_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/rss_bench";
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 15);
 const LEVELS = (process.env.BENCH_CONNECTIONS ?? "1,8,32").split(",").map(Number);
 const PORT = Number(process.env.BENCH_PORT ?? 3200);
-const USERS = 50_000;
+const USERS = benchUsers(ROWS);
 const STATE = benchStatePath(DB_URL);
 // The server's secrets; this process encrypts the webhook subscription's secret with the same key.
 const WEBHOOK_SECRET_KEY = "bench-webhook-key-0123456789";
@@ -166,11 +167,16 @@ async function installRules(clientId: string): Promise<void> {
   );
 }
 
-async function prepareDatabase(): Promise<{ clientId: string; apiKey: string }> {
+async function prepareDatabase(): Promise<TBenchState> {
   const name = new URL(DB_URL).pathname.slice(1);
   if (process.env.BENCH_SKIP_LOAD === "1" && existsSync(STATE)) {
     log("reusing loaded database");
-    const state = JSON.parse(readFileSync(STATE, "utf8")) as { clientId: string; apiKey: string };
+    const state = readBenchState(DB_URL);
+    if (state.users !== USERS) {
+      throw new Error(
+        `the loaded history has ${state.users} users, ${ROWS} rows need ${USERS}: load it again`,
+      );
+    }
     process.env.DATABASE_URL = DB_URL;
     // the rules of this version of the bench (an unchanged rule keeps its version)
     await installRules(state.clientId);
@@ -219,12 +225,12 @@ async function prepareDatabase(): Promise<{ clientId: string; apiKey: string }> 
       INSERT INTO transactions ("clientId", id, "userId", "merchantId", "accountId", "userDeviceId", "cardFingerprint",
         status, direction, "paymentMethod", "currencyCode", amount, "occurredAt", data, "bodyHash", "riskLevel",
         "recommendedAction", "assessedAt")
-      SELECT '${clientId}', 'hist-' || g, x.u, x.m, 'a' || (g % ${USERS}), 'd' || (g % 60000),
-        'fp' || (g % 70000), 'APPROVED', CASE WHEN g % 4 = 0 THEN 'payout' ELSE 'payin' END, 'card', 'USD',
+      SELECT '${clientId}', 'hist-' || g, x.u, x.m, 'a-' || x.u, 'd-' || x.u,
+        'fp-' || x.u, 'APPROVED', CASE WHEN g % 4 = 0 THEN 'payout' ELSE 'payin' END, 'card', 'USD',
         round((random() * 2000)::numeric, 2), now() - x.age,
         jsonb_build_object('id', 'hist-' || g, 'userId', x.u, 'status', 'APPROVED', 'currencyCode', 'USD',
           'direction', CASE WHEN g % 4 = 0 THEN 'payout' ELSE 'payin' END, 'paymentMethod', 'card',
-          'card', jsonb_build_object('cardFingerprint', 'fp' || (g % 70000), 'bin', '411111', 'binCountry', 'US')),
+          'card', jsonb_build_object('cardFingerprint', 'fp-' || x.u, 'bin', '411111', 'binCountry', 'US')),
         md5(g::text), 'low', 'ALLOW', now()
       FROM generate_series(${start}, ${end}) g
       CROSS JOIN LATERAL (SELECT
@@ -272,8 +278,9 @@ async function prepareDatabase(): Promise<{ clientId: string; apiKey: string }> 
   log(`VACUUM (ANALYZE) in ${((Date.now() - t3) / 1000).toFixed(0)} s`);
   await prisma.$disconnect();
   mkdirSync(path.dirname(STATE), { recursive: true });
-  writeFileSync(STATE, JSON.stringify({ clientId, apiKey }));
-  return { clientId, apiKey };
+  const state: TBenchState = { clientId, apiKey, users: USERS };
+  writeFileSync(STATE, JSON.stringify(state));
+  return state;
 }
 
 async function startServer(): Promise<ChildProcess> {
@@ -448,6 +455,7 @@ async function drive(
   const result = await screeningLoad({
     port: PORT,
     apiKey,
+    users: USERS,
     connections,
     duration: DURATION,
     prefix: `bench-${run}-${connections}${merchantId ? `-${merchantId}` : ""}`,

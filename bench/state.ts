@@ -1,4 +1,4 @@
-// The state bench/screening.ts writes for the database it loaded (client and API key), read by the profiles.
+// The state bench/screening.ts writes for the database it loaded (client, API key, users), read by the profiles.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
@@ -7,10 +7,14 @@ export function benchStatePath(databaseUrl: string): string {
   return path.resolve(`.data/bench-state-${new URL(databaseUrl).pathname.slice(1)}.json`);
 }
 
-/** The client and API key bench/screening.ts created in the database at `databaseUrl`. */
-export function readBenchState(databaseUrl: string): { clientId: string; apiKey: string } {
-  return JSON.parse(readFileSync(benchStatePath(databaseUrl), "utf8")) as {
-    clientId: string;
-    apiKey: string;
-  };
+/** What bench/screening.ts loaded into a database: its client, API key and the history's number of users. */
+export type TBenchState = { clientId: string; apiKey: string; users: number };
+
+/** The client, API key and users bench/screening.ts loaded into the database at `databaseUrl`. */
+export function readBenchState(databaseUrl: string): TBenchState {
+  const state = JSON.parse(readFileSync(benchStatePath(databaseUrl), "utf8")) as Partial<TBenchState>;
+  if (typeof state.users !== "number") {
+    throw new Error(`${benchStatePath(databaseUrl)} is from an older bench history: load the database again`);
+  }
+  return state as TBenchState;
 }
