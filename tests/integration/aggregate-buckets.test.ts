@@ -443,6 +443,15 @@ describe("aggregates over time buckets", () => {
     expect(Number(got!.n)).toBe(Number(raw!.n));
   });
 
+  it("keeps one plan of a write's bucket changes per session (the plan cache would re-plan it on every write)", async () => {
+    // The custom plan sees one or two changes, the generic one estimates 100: with buckets stored, the plan cache
+    // kept planning custom plans, 0.5-0.7 ms on every screening's write (docs/benchmarks.md).
+    const rows = await prisma.$queryRaw<Array<{ config: string[] | null }>>`
+      SELECT proconfig AS config FROM pg_proc WHERE proname = 'transaction_bucket_net'`;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.config).toContain("plan_cache_mode=force_generic_plan");
+  });
+
   it("says which aggregates read the raw window", () => {
     const base = { over: "transaction", groupBy: "merchantId", window: "24h" } as const;
     expect(readsRawWindow({ ...base, function: "sum", field: "amount" })).toBe(false);
