@@ -120,4 +120,17 @@ describe("the job queue's writes by id", () => {
     expect(update).toBeGreaterThan(0);
     expect(update).toBeLessThan(30);
   });
+
+  it("has the queue's tables vacuumed after 5,000 dead versions, whatever their size", async () => {
+    // the dead entries of the open-work indexes are what the statements above would walk until VACUUM
+    const rows = await prisma.$queryRaw<Array<{ table: string; options: string[] | null }>>`
+      SELECT relname AS "table", reloptions AS options FROM pg_class
+      WHERE relname IN ('outbox_events', 'job_runs') AND relkind = 'r' ORDER BY relname`;
+    expect(rows.map((r) => r.table)).toEqual(["job_runs", "outbox_events"]);
+    for (const row of rows) {
+      expect(row.options).toEqual(
+        expect.arrayContaining(["autovacuum_vacuum_scale_factor=0", "autovacuum_vacuum_threshold=5000"]),
+      );
+    }
+  });
 });
