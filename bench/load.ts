@@ -38,18 +38,26 @@ export function benchTransaction(
   };
 }
 
+/**
+ * The bench's place in the sequence of transactions: each load goes on from where the previous one stopped
+ * (kept in the bench state between runs), so that no level, and no later run on the same database, screens the
+ * same users again (a user screened twice within a day can cross a rule's 24 h threshold, and later levels
+ * would raise more alerts than earlier ones).
+ */
+export type TBenchSequence = { next: number };
+
 /** autocannon against POST /v1/transaction, each request a new transaction `<prefix>-<n>`. */
 export function screeningLoad(options: {
   port: number;
   apiKey: string;
   /** The users of the loaded history (`benchUsers`). */
   users: number;
+  sequence: TBenchSequence;
   connections: number;
   duration: number;
   prefix: string;
   merchantId?: string;
 }): Promise<autocannon.Result> {
-  let seq = 0;
   return autocannon({
     url: `http://127.0.0.1:${options.port}/v1/transaction`,
     method: "POST",
@@ -59,7 +67,7 @@ export function screeningLoad(options: {
     requests: [
       {
         setupRequest: (req) => {
-          seq++;
+          const seq = ++options.sequence.next;
           req.body = JSON.stringify(
             benchTransaction(`${options.prefix}-${seq}`, seq, options.users, options.merchantId),
           );

@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import pg from "pg";
 import { screeningLoad } from "./load";
-import { readBenchState } from "./state";
+import { readBenchState, writeBenchState } from "./state";
 
 const DB_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/rss_bench";
 const PORT = Number(process.env.BENCH_PORT ?? 3200);
@@ -23,7 +23,10 @@ process.env.NEXTAUTH_SECRET ??= "bench-secret-0123456789abcdef";
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
 process.env.DATABASE_URL = DB_URL;
 
-const { clientId, apiKey, users } = readBenchState(DB_URL);
+const state = readBenchState(DB_URL);
+const { clientId, apiKey, users } = state;
+// goes on from the bench's sequence, and leaves it where this profile stopped
+const sequence = { next: state.nextSeq };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function sql(text: string): Promise<pg.QueryResult> {
@@ -106,6 +109,7 @@ const load = (duration: number) =>
     port: PORT,
     apiKey,
     users,
+    sequence,
     connections: CONNECTIONS,
     duration,
     prefix: `prof-${run}-${duration}`,
@@ -129,6 +133,7 @@ const received0 = received;
 const cpu0 = cpuSeconds(server.pid!);
 const t0 = Date.now();
 const result = await load(SECONDS);
+writeBenchState(DB_URL, { ...state, nextSeq: sequence.next });
 // let the deliveries of this load drain, counted in the same CPU
 for (let i = 0; i < 120 && (await pendingDeliveries()) > 0; i++) await sleep(500);
 const cpu = cpuSeconds(server.pid!) - cpu0;

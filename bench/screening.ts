@@ -11,15 +11,15 @@
 // The server runs as `npm start` does (WEB_CONCURRENCY processes, default one per core) with a webhook
 // subscription to a local receiver; each level is followed by the same server's no-endpoint floor.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
-import { benchUsers, screeningLoad } from "./load";
-import { benchStatePath, readBenchState, type TBenchState } from "./state";
+import { benchUsers, screeningLoad, type TBenchSequence } from "./load";
+import { benchStatePath, readBenchState, type TBenchState, writeBenchState } from "./state";
 
 const DB_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/rss_bench";
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -277,9 +277,8 @@ async function prepareDatabase(): Promise<TBenchState> {
   await prisma.$executeRawUnsafe("VACUUM (ANALYZE)");
   log(`VACUUM (ANALYZE) in ${((Date.now() - t3) / 1000).toFixed(0)} s`);
   await prisma.$disconnect();
-  mkdirSync(path.dirname(STATE), { recursive: true });
-  const state: TBenchState = { clientId, apiKey, users: USERS };
-  writeFileSync(STATE, JSON.stringify(state));
+  const state: TBenchState = { clientId, apiKey, users: USERS, nextSeq: 0 };
+  writeBenchState(DB_URL, state);
   return state;
 }
 
@@ -439,6 +438,9 @@ function summary(
   };
 }
 
+// where the screened transactions' sequence stands (users, amounts), carried across levels and runs
+let sequence: TBenchSequence = { next: 0 };
+
 async function drive(
   apiKey: string,
   connections: number,
@@ -456,6 +458,7 @@ async function drive(
     port: PORT,
     apiKey,
     users: USERS,
+    sequence,
     connections,
     duration: DURATION,
     prefix: `bench-${run}-${connections}${merchantId ? `-${merchantId}` : ""}`,
@@ -630,7 +633,11 @@ const perRequest = (l: Pick<TLevel, "rps" | "cpuCores">) =>
 const pgPerRequest = (l: TLevel) => (l.rps > 0 ? ((l.pgCores * 1000) / l.rps).toFixed(1) : "-");
 
 async function main() {
-  const { clientId, apiKey } = await prepareDatabase();
+  const state = await prepareDatabase();
+  const { clientId, apiKey } = state;
+  sequence = { next: state.nextSeq };
+  // a later run on this database screens the users after this run's
+  const saveSequence = () => writeBenchState(DB_URL, { ...state, nextSeq: sequence.next });
   // BENCH_WEBHOOKS=0: no subscription (screenings only, no delivery work in the server)
   const receiver =
     process.env.BENCH_WEBHOOKS === "0"
@@ -656,6 +663,7 @@ async function main() {
     await floor(4, server.pid);
     for (const c of LEVELS) {
       const level = await drive(apiKey, c, server.pid);
+      saveSequence();
       levels.push(level);
       log(
         `c=${c}: ${level.rps} req/s, p50 ${level.p50} ms, p99 ${level.p99} ms, errors ${level.errors}, non-2xx ${level.non2xx}, cpu ${level.cpuCores} cores (${perRequest(level)} ms per screening), PostgreSQL ${level.pgCores} cores (${pgPerRequest(level)} ms, ${level.pgBuffers} buffers per screening), rss ${level.rssMb} MB`,
@@ -668,6 +676,7 @@ async function main() {
     }
     // the hot merchant alone: every screening sums its 24 h and counts its 30 d, and writes its buckets
     hotLevel = await drive(apiKey, 8, server.pid, "m-hot");
+    saveSequence();
     log(
       `c=8, m-hot only: ${hotLevel.rps} req/s, p50 ${hotLevel.p50} ms, p99 ${hotLevel.p99} ms, errors ${hotLevel.errors}, non-2xx ${hotLevel.non2xx}, PostgreSQL ${pgPerRequest(hotLevel)} ms, ${hotLevel.pgBuffers} buffers per screening`,
     );
