@@ -3,8 +3,8 @@ import autocannon from "autocannon";
 
 /**
  * The users of a bench history of `rows` transactions over 30 days: 50,000, or one for every 20 transactions when
- * that is more (a client with more transactions has more customers: about 20 a month each at any size, where a
- * fixed 50,000 gave each of them 200 a month at 10,000,000 rows). Each user pays with its own card
+ * that is more (a client with more transactions has more customers: from 1,000,000 rows up about 20 a month each,
+ * where a fixed 50,000 gave each of them 200 a month at 10,000,000 rows). Each user pays with its own card
  * (`fp-<user>`) from its own device (`d-<user>`), in the history as in the load.
  */
 export function benchUsers(rows: number): number {
@@ -39,10 +39,11 @@ export function benchTransaction(
 }
 
 /**
- * The bench's place in the sequence of transactions: each load goes on from where the previous one stopped
- * (kept in the bench state between runs), so that no level, and no later run on the same database, screens the
- * same users again (a user screened twice within a day can cross a rule's 24 h threshold, and later levels
- * would raise more alerts than earlier ones).
+ * The bench's place in the sequence of transactions (`next`: the number of the last one sent): each load goes on
+ * from where the previous one stopped (kept in the bench state between runs), so that no level, and no later run
+ * on the same database, screens the same users again until the sequence has gone round them all (a user screened
+ * twice within a day can cross a rule's 24 h threshold, and later levels would raise more alerts than earlier
+ * ones). The long-history users are screened every 50th transaction on purpose.
  */
 export type TBenchSequence = { next: number };
 

@@ -2,7 +2,8 @@
 // transactions and 32 active rules (10 with aggregates, two of them per merchant over 24 h and 30 d), plus a pgbench
 // ceiling (insert + indexed aggregate + commit). The history has a hot merchant (m-hot: rows/50 transactions, at most
 // 200,000, in the last 24 h) and 10 users with long histories (u-long-N: rows/500 each, at most 20,000, over 30 days);
-// the other rows belong to benchUsers(rows) users (about 20 transactions each), each with its own card and device.
+// the other rows belong to benchUsers(rows) users (from 1,000,000 rows up, about 20 transactions each), each with
+// its own card and device.
 // After the levels, the hot merchant's own level: 8 connections screening only m-hot transactions.
 // Environment: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/rss_bench), BENCH_ROWS (1000000),
 // BENCH_DURATION seconds per level (15), BENCH_CONNECTIONS (1,8,32), BENCH_PORT (3200), BENCH_SKIP_LOAD=1.
@@ -172,9 +173,15 @@ async function prepareDatabase(): Promise<TBenchState> {
   if (process.env.BENCH_SKIP_LOAD === "1" && existsSync(STATE)) {
     log("reusing loaded database");
     const state = readBenchState(DB_URL);
-    if (state.users !== USERS) {
+    if (state.users !== USERS || (state.rows !== undefined && state.rows !== ROWS)) {
       throw new Error(
-        `the loaded history has ${state.users} users, ${ROWS} rows need ${USERS}: load it again`,
+        `the loaded history has ${state.rows ?? "?"} rows and ${state.users} users, not ${ROWS} and ${USERS}: load it again`,
+      );
+    }
+    if (state.nextSeq >= USERS) {
+      log(
+        `the runs on this database have screened ${state.nextSeq} transactions, more than its ${USERS} users: ` +
+          `users are screened again (more alerts than on a fresh history); load it again to compare runs`,
       );
     }
     process.env.DATABASE_URL = DB_URL;
@@ -277,7 +284,7 @@ async function prepareDatabase(): Promise<TBenchState> {
   await prisma.$executeRawUnsafe("VACUUM (ANALYZE)");
   log(`VACUUM (ANALYZE) in ${((Date.now() - t3) / 1000).toFixed(0)} s`);
   await prisma.$disconnect();
-  const state: TBenchState = { clientId, apiKey, users: USERS, nextSeq: 0 };
+  const state: TBenchState = { clientId, apiKey, rows: ROWS, users: USERS, nextSeq: 0 };
   writeBenchState(DB_URL, state);
   return state;
 }
@@ -663,7 +670,6 @@ async function main() {
     await floor(4, server.pid);
     for (const c of LEVELS) {
       const level = await drive(apiKey, c, server.pid);
-      saveSequence();
       levels.push(level);
       log(
         `c=${c}: ${level.rps} req/s, p50 ${level.p50} ms, p99 ${level.p99} ms, errors ${level.errors}, non-2xx ${level.non2xx}, cpu ${level.cpuCores} cores (${perRequest(level)} ms per screening), PostgreSQL ${level.pgCores} cores (${pgPerRequest(level)} ms, ${level.pgBuffers} buffers per screening), rss ${level.rssMb} MB`,
@@ -676,7 +682,6 @@ async function main() {
     }
     // the hot merchant alone: every screening sums its 24 h and counts its 30 d, and writes its buckets
     hotLevel = await drive(apiKey, 8, server.pid, "m-hot");
-    saveSequence();
     log(
       `c=8, m-hot only: ${hotLevel.rps} req/s, p50 ${hotLevel.p50} ms, p99 ${hotLevel.p99} ms, errors ${hotLevel.errors}, non-2xx ${hotLevel.non2xx}, PostgreSQL ${pgPerRequest(hotLevel)} ms, ${hotLevel.pgBuffers} buffers per screening`,
     );
@@ -691,6 +696,8 @@ async function main() {
       log(`at rest: ${JSON.stringify(rest)}`);
     }
   } finally {
+    // what was screened, even by a level that failed
+    saveSequence();
     server.kill("SIGTERM");
     receiver?.close();
   }

@@ -8,10 +8,10 @@ export function benchStatePath(databaseUrl: string): string {
 }
 
 /**
- * What bench/screening.ts loaded into a database: its client, API key and the history's number of users, and
- * the sequence number of the next screened transaction (`TBenchSequence`).
+ * What bench/screening.ts loaded into a database: its client, API key, the history's rows and users, and
+ * the sequence number of the last transaction the bench screened there (`TBenchSequence`).
  */
-export type TBenchState = { clientId: string; apiKey: string; users: number; nextSeq: number };
+export type TBenchState = { clientId: string; apiKey: string; rows?: number; users: number; nextSeq: number };
 
 /** The client, API key and users bench/screening.ts loaded into the database at `databaseUrl`. */
 export function readBenchState(databaseUrl: string): TBenchState {

@@ -444,7 +444,7 @@ describe("aggregates over time buckets", () => {
   });
 
   it("keeps one plan of a write's bucket changes per session (the plan cache would re-plan it on every write)", async () => {
-    // The custom plan sees one or two changes, the generic one estimates 100: with buckets stored, the plan cache
+    // The custom plan sees one or two changes, the generic one estimates 10: with buckets stored, the plan cache
     // kept planning custom plans, 0.5-0.7 ms on every screening's write (docs/benchmarks.md).
     const rows = await prisma.$queryRaw<Array<{ config: string[] | null }>>`
       SELECT proconfig AS config FROM pg_proc WHERE proname = 'transaction_bucket_net'`;
