@@ -9,7 +9,8 @@
 // BENCH_DURATION seconds per level (15), BENCH_CONNECTIONS (1,8,32), BENCH_PORT (3200), BENCH_SKIP_LOAD=1.
 // BENCH_SIZES=20000,10000000: one run per size (each its own database, <BENCH_DATABASE_URL>_<size>), then the
 // comparison of the sizes (screenings/s, p99, buffers per screening, the hot merchant against the others).
-// The server runs as `npm start` does (WEB_CONCURRENCY processes, default one per core) with a webhook
+// The server runs as `npm start` does (WEB_CONCURRENCY processes; by default one per core, half the cores when
+// the database is on this machine, as here: scripts/launch.ts) with a webhook
 // subscription to a local receiver; each level is followed by the same server's no-endpoint floor.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -298,7 +299,7 @@ async function startServer(): Promise<ChildProcess> {
     });
     if (build.status !== 0) throw new Error("next build failed");
   }
-  // As `npm start`: one server process per core (WEB_CONCURRENCY overrides), through scripts/launch.ts.
+  // As `npm start`, through scripts/launch.ts: its server processes (WEB_CONCURRENCY overrides).
   const server = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/start.ts"], {
     env: {
       ...process.env,
@@ -369,6 +370,18 @@ function cpuSeconds(pid: number | undefined): number {
     }
   }
   return ticks / 100;
+}
+
+/** The Next.js server processes under the server's pid (`npm start` forks WEB_CONCURRENCY of them). */
+function serverProcesses(pid: number | undefined): number {
+  if (!pid) return 0;
+  return treePids(pid).filter((p) => {
+    try {
+      return readFileSync(`/proc/${p}/cmdline`, "utf8").startsWith("next-server");
+    } catch {
+      return false;
+    }
+  }).length;
 }
 
 /** CPU seconds used so far by each PostgreSQL backend connected to the bench database, by pid (/proc). */
@@ -651,6 +664,8 @@ async function main() {
       ? (await sql(DB_URL, `DELETE FROM webhook_subscriptions WHERE "clientId" = '${clientId}'`), null)
       : await subscribeReceiver(clientId);
   const server = await startServer();
+  const processes = serverProcesses(server.pid);
+  log(`server: ${processes} process(es) (WEB_CONCURRENCY=${process.env.WEB_CONCURRENCY ?? "unset"})`);
   const levels: TLevel[] = [];
   const floors: Omit<TLevel, "pgBuffers">[] = [];
   const load0 = os.loadavg()[0]!;
@@ -705,7 +720,7 @@ async function main() {
   const best = levels.reduce((a, b) => (b.rps > a.rps ? b : a));
   const bestCeiling = ceiling.reduce((a, b) => (b.tps > a.tps ? b : a));
   console.log(
-    `\nload average at start ${load0.toFixed(2)}, at end ${os.loadavg()[0]!.toFixed(2)} (${os.cpus().length} cores)`,
+    `\nload average at start ${load0.toFixed(2)}, at end ${os.loadavg()[0]!.toFixed(2)} (${os.cpus().length} cores, ${processes} server process(es))`,
   );
   console.log(
     "\n| connections | screenings/s | p50 ms | p97.5 ms | p99 ms | errors | non-2xx | server CPU cores | server CPU ms per screening | PostgreSQL CPU ms per screening | PostgreSQL buffers per screening | server RSS MB | floor/s | floor p50 ms | floor p99 ms | floor CPU ms per request | screenings/floor |",
@@ -741,7 +756,18 @@ async function main() {
   writeFileSync(
     path.resolve(process.env.BENCH_RESULT_FILE ?? ".data/bench-results.json"),
     JSON.stringify(
-      { rows: ROWS, load0, levels, floors, ceiling, underLoad, drained, rest, hotLevel },
+      {
+        rows: ROWS,
+        load0,
+        serverProcesses: processes,
+        levels,
+        floors,
+        ceiling,
+        underLoad,
+        drained,
+        rest,
+        hotLevel,
+      },
       null,
       2,
     ),

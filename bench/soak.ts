@@ -66,7 +66,7 @@ async function prepareDatabase(): Promise<{ clientId: string; apiKey: string }> 
 
 async function startServer(): Promise<ChildProcess> {
   if (!existsSync(".next/BUILD_ID")) throw new Error("no build: run `npx next build` first");
-  // As `npm start`: one server process per core (WEB_CONCURRENCY overrides), through scripts/launch.ts.
+  // As `npm start`, through scripts/launch.ts: its server processes (WEB_CONCURRENCY overrides).
   const server = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/start.ts"], {
     env: {
       ...process.env,

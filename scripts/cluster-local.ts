@@ -17,6 +17,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { defaultServerProcesses } from "../lib/startup/server-processes";
 
 export type TInstance = {
   name: string;
@@ -279,7 +280,8 @@ export async function startLocalCluster(options: TClusterOptions): Promise<TLoca
     stdio: output === "inherit" ? "inherit" : "pipe",
   });
 
-  const processes = positiveNumber(env.WEB_CONCURRENCY, os.availableParallelism());
+  // per instance, as `npm start` would choose for this database; passed on, so PgBouncer is sized for it
+  const processes = positiveNumber(env.WEB_CONCURRENCY, defaultServerProcesses(databaseUrl));
   const perProcess =
     positiveNumber(env.DATABASE_POOL_SIZE, 10) + positiveNumber(env.JOB_DRIVER_POOL_SIZE, 4) + 1;
   const serverConnections = perProcess * processes * instancePorts.length;
@@ -322,6 +324,7 @@ export async function startLocalCluster(options: TClusterOptions): Promise<TLoca
       ...env,
       NODE_ENV: "production",
       DATABASE_URL: pooledUrl,
+      WEB_CONCURRENCY: String(processes),
       NEXTAUTH_URL: env.NEXTAUTH_URL ?? `http://127.0.0.1:${port}`,
     };
     const instances: [TInstance, TInstance] = [

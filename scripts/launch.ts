@@ -1,13 +1,13 @@
 // Starts the service: embedded database when DATABASE_URL is unset, migrations, demo data (dev), then Next.js.
 import { spawn } from "node:child_process";
 import cluster from "node:cluster";
-import os from "node:os";
 import path from "node:path";
 import { answerRateLimitMessage } from "../lib/http/rate-limit";
 import { answerMetricsMessage } from "../lib/ops/cluster-metrics";
 import { localSecrets } from "../lib/local-secrets";
 import { DATA_DIR, startEmbeddedDatabase, type TEmbeddedDatabase } from "../lib/embedded/server";
 import { checkStartup, exitWithConfigurationErrors } from "../lib/startup/check-startup";
+import { defaultServerProcesses, isLocalDatabase } from "../lib/startup/server-processes";
 
 function run(command: string, args: string[]): Promise<number> {
   return new Promise((resolve) => {
@@ -91,13 +91,21 @@ function killAfterGrace(kill: () => void): void {
 }
 
 /**
- * Server processes: one per core for `npm start` on PostgreSQL (WEB_CONCURRENCY overrides; 1 is a
- * single process); always one in dev and on the embedded database, which serves one connection.
+ * Server processes for `npm start` on PostgreSQL: one per core, half the cores when the database runs on this
+ * machine (`defaultServerProcesses`); WEB_CONCURRENCY overrides (1 is a single process). Always one in dev and
+ * on the embedded database, which serves one connection.
  */
 function serverProcesses(mode: "dev" | "start", embedded: boolean): number {
   if (mode !== "start" || embedded) return 1;
   const raw = process.env.WEB_CONCURRENCY;
-  if (raw === undefined || raw === "") return os.availableParallelism();
+  if (raw === undefined || raw === "") {
+    const count = defaultServerProcesses(process.env.DATABASE_URL);
+    if (isLocalDatabase(process.env.DATABASE_URL))
+      console.log(
+        `${count} server process(es): the database runs on this machine and gets half its cores (WEB_CONCURRENCY overrides)`,
+      );
+    return count;
+  }
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1) {
     console.error(`WEB_CONCURRENCY must be a positive integer (got "${raw}")`);
