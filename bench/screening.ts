@@ -328,7 +328,7 @@ async function startServer(): Promise<ChildProcess> {
   throw new Error("server did not start");
 }
 
-/** The server process and its descendants (npm start forks one worker per core). */
+/** The server process and its descendants (npm start forks its server processes). */
 function treePids(pid: number): number[] {
   const out = [pid];
   for (let i = 0; i < out.length; i++) {
@@ -664,7 +664,14 @@ async function main() {
       ? (await sql(DB_URL, `DELETE FROM webhook_subscriptions WHERE "clientId" = '${clientId}'`), null)
       : await subscribeReceiver(clientId);
   const server = await startServer();
-  const processes = serverProcesses(server.pid);
+  // the other workers take their title a little after the first one answers: count until it holds for 2 s
+  let processes = serverProcesses(server.pid);
+  for (let i = 0, steady = 0; i < 40 && steady < 4; i++) {
+    await sleep(500);
+    const now = serverProcesses(server.pid);
+    steady = now === processes ? steady + 1 : 0;
+    processes = now;
+  }
   log(`server: ${processes} process(es) (WEB_CONCURRENCY=${process.env.WEB_CONCURRENCY ?? "unset"})`);
   const levels: TLevel[] = [];
   const floors: Omit<TLevel, "pgBuffers">[] = [];

@@ -1,4 +1,4 @@
-// Soak: screenings at a steady rate against `npm start` (one process per core, job driver on, a webhook subscription to a
+// Soak: screenings at a steady rate against `npm start` (its server processes, job driver on, a webhook subscription to a
 // local receiver) for BENCH_SOAK_SECONDS (default 600), sampling the server's RSS every few seconds.
 // Reports first/last/max RSS, the linear trend (MB per minute, over the whole run and over its second
 // half, after warm-up), request errors and webhook deliveries.

@@ -280,8 +280,13 @@ export async function startLocalCluster(options: TClusterOptions): Promise<TLoca
     stdio: output === "inherit" ? "inherit" : "pipe",
   });
 
-  // per instance, as `npm start` would choose for this database; passed on, so PgBouncer is sized for it
-  const processes = positiveNumber(env.WEB_CONCURRENCY, defaultServerProcesses(databaseUrl));
+  // per instance: WEB_CONCURRENCY, else what `npm start` would choose for this database shared by the two
+  // instances (at least one each); passed on, so that PgBouncer is sized for what they run (an invalid
+  // WEB_CONCURRENCY is passed on as it is, for the instances to refuse)
+  const processes = positiveNumber(
+    env.WEB_CONCURRENCY,
+    Math.max(1, Math.floor(defaultServerProcesses(databaseUrl) / instancePorts.length)),
+  );
   const perProcess =
     positiveNumber(env.DATABASE_POOL_SIZE, 10) + positiveNumber(env.JOB_DRIVER_POOL_SIZE, 4) + 1;
   const serverConnections = perProcess * processes * instancePorts.length;
@@ -324,7 +329,7 @@ export async function startLocalCluster(options: TClusterOptions): Promise<TLoca
       ...env,
       NODE_ENV: "production",
       DATABASE_URL: pooledUrl,
-      WEB_CONCURRENCY: String(processes),
+      WEB_CONCURRENCY: env.WEB_CONCURRENCY || String(processes),
       NEXTAUTH_URL: env.NEXTAUTH_URL ?? `http://127.0.0.1:${port}`,
     };
     const instances: [TInstance, TInstance] = [

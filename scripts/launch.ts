@@ -102,7 +102,7 @@ function serverProcesses(mode: "dev" | "start", embedded: boolean): number {
     const count = defaultServerProcesses(process.env.DATABASE_URL);
     if (isLocalDatabase(process.env.DATABASE_URL))
       console.log(
-        `${count} server process(es): the database runs on this machine and gets half its cores (WEB_CONCURRENCY overrides)`,
+        `${count} server process(es): the database runs on this machine, so half its cores at most (WEB_CONCURRENCY overrides)`,
       );
     return count;
   }

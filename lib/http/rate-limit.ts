@@ -41,7 +41,7 @@ export function takeTokens(
   return { ok: true, granted: 1 + more };
 }
 
-// Several server processes (npm start, one per core) share one bucket per key: the primary process
+// Several server processes (npm start, WEB_CONCURRENCY) share one bucket per key: the primary process
 // holds the buckets and each worker asks it over the cluster IPC channel (scripts/launch.ts). A
 // request takes a small lease (1% of a second's tokens, 1 to 50, for LEASE_MS), so a key at a high
 // rate costs one round trip to the primary per lease instead of per request. Leased tokens are taken
