@@ -8,14 +8,14 @@
 // Environment: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/rss_bench), BENCH_ROWS (1000000),
 // BENCH_DURATION seconds per level (15), BENCH_CONNECTIONS (1,8,32), BENCH_PORT (3200), BENCH_SKIP_LOAD=1.
 // BENCH_SIZES=20000,10000000: one run per size (each its own database, <BENCH_DATABASE_URL>_<size>), then the
-// comparison of the sizes (screenings/s, p99, buffers per screening, the hot merchant against the others).
+// comparison of the sizes (screenings/s, p99, buffers per screening, the hot merchant against the others);
+// BENCH_ROUNDS=N: the sizes N times, alternating their order, compared by their medians. BENCH_PREWARM=0: the
+// database cold (by default its files are read into the OS cache first).
 // The server runs as `npm start` does (WEB_CONCURRENCY processes; by default one per core, half the cores when
 // the database is on this machine, as here: scripts/launch.ts) with a webhook
 // subscription to a local receiver; each level is followed by the same server's no-endpoint floor.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -32,6 +32,7 @@ const USERS = benchUsers(ROWS);
 const STATE = benchStatePath(DB_URL);
 // The server's secrets; this process encrypts the webhook subscription's secret with the same key.
 const WEBHOOK_SECRET_KEY = "bench-webhook-key-0123456789";
+const METRICS_TOKEN = "bench-metrics-token-0123456789";
 process.env.WEBHOOK_SECRET_KEY = WEBHOOK_SECRET_KEY;
 process.env.NEXTAUTH_SECRET ??= "bench-secret-0123456789abcdef";
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
@@ -51,7 +52,19 @@ type TLevel = {
   pgCores: number;
   /** Shared buffers PostgreSQL touched in the bench database per request (hit or read): its work, whatever the load. */
   pgBuffers: number;
+  /**
+   * The server's event loop over the level (its /metrics): how late its 10 ms timer fired, p99 and max in ms (0 when
+   * never late); garbage collection ms per request; and how often per request the operating system took the core
+   * from its main thread while it could run (involuntary context switches of the server processes' main threads).
+   */
+  loopP99Ms: number | null;
+  loopMaxMs: number | null;
+  gcMs: number | null;
+  preempted: number;
 };
+
+/** A level's figures without the database and event loop ones (the floor has no database work). */
+type TFloor = Omit<TLevel, "pgBuffers" | "loopP99Ms" | "loopMaxMs" | "gcMs" | "preempted">;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -167,6 +180,39 @@ async function installRules(clientId: string): Promise<void> {
     `client ${clientId}: ${chosen.length} active rules, ` +
       `${chosen.filter((r) => r.aggregates && Object.keys(r.aggregates as object).length > 0).length} with aggregates`,
   );
+}
+
+/**
+ * Reads the bench database's files into the operating system's cache (pg_prewarm, mode `read`), as a database
+ * that has been serving for a while has them: a history loaded moments ago is partly on disk only, and a 10 GB+
+ * database then measures the disk (on the 2-core development machine 28 screenings/s at one connection instead of
+ * 103). The screening's own relations (the per-group indexes of the month partitions, the buckets, keys and
+ * distinct values) are read last, so that they are the ones kept when the cache is smaller than the database.
+ * BENCH_PREWARM=0 measures the cold database instead.
+ */
+async function prewarm(): Promise<void> {
+  if (process.env.BENCH_PREWARM === "0") return log("database not prewarmed (BENCH_PREWARM=0)");
+  const t0 = Date.now();
+  try {
+    await sql(DB_URL, "CREATE EXTENSION IF NOT EXISTS pg_prewarm");
+    const { rows } = await sql(
+      DB_URL,
+      `SELECT count(*)::int AS relations, coalesce(sum(pg_prewarm(c.oid, 'read')), 0)::float8 * 8192 / 1e9 AS gb
+       FROM (SELECT c.oid FROM pg_class c
+             WHERE c.relkind IN ('r', 'i', 't') AND c.relpersistence = 'p'
+               AND c.relnamespace NOT IN ('pg_catalog'::regnamespace, 'information_schema'::regnamespace)
+             ORDER BY (c.relname ~ '^transaction_(buckets|distinct|keys)|_(userId|merchantId|accountId|userDeviceId|cardFingerprint)_occurredAt_idx$'),
+                      pg_relation_size(c.oid)) c`,
+    );
+    const r = rows[0] as { relations: number; gb: number } | undefined;
+    log(
+      `prewarmed ${r?.gb.toFixed(1)} GB of ${r?.relations} relations into the OS cache in ${Math.round((Date.now() - t0) / 1000)} s`,
+    );
+  } catch (err) {
+    log(
+      `not prewarmed (${(err as Error).message}): the figures of a database larger than the cache are cold`,
+    );
+  }
 }
 
 async function prepareDatabase(): Promise<TBenchState> {
@@ -299,6 +345,14 @@ async function startServer(): Promise<ChildProcess> {
     });
     if (build.status !== 0) throw new Error("next build failed");
   }
+  // another server on the port would answer for this one (and be measured instead)
+  if (
+    await fetch(`http://127.0.0.1:${PORT}/`).then(
+      () => true,
+      () => false,
+    )
+  )
+    throw new Error(`port ${PORT} is in use (another bench running?): set BENCH_PORT`);
   // As `npm start`, through scripts/launch.ts: its server processes (WEB_CONCURRENCY overrides).
   const server = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/start.ts"], {
     env: {
@@ -312,10 +366,12 @@ async function startServer(): Promise<ChildProcess> {
       RATE_LIMIT_PER_SECOND: "1000000",
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
       NEXT_TELEMETRY_DISABLED: "1",
+      METRICS_TOKEN,
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
   for (let i = 0; i < 120; i++) {
+    if (server.exitCode !== null) throw new Error(`the server exited (${server.exitCode}) before answering`);
     try {
       const res = await fetch(`http://127.0.0.1:${PORT}/v1/openapi.json`);
       if (res.ok) return server;
@@ -372,6 +428,22 @@ function cpuSeconds(pid: number | undefined): number {
   return ticks / 100;
 }
 
+/** Involuntary context switches so far of the server tree's main threads (/proc/<pid>/status). */
+function preemptions(pid: number | undefined): number {
+  if (!pid) return 0;
+  let n = 0;
+  for (const p of treePids(pid)) {
+    try {
+      n += Number(
+        /nonvoluntary_ctxt_switches:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0,
+      );
+    } catch {
+      // exited
+    }
+  }
+  return n;
+}
+
 /** The Next.js server processes under the server's pid (`npm start` forks WEB_CONCURRENCY of them). */
 function serverProcesses(pid: number | undefined): number {
   if (!pid) return 0;
@@ -417,8 +489,37 @@ function pgSeconds(before: Map<number, number>, after: Map<number, number>): num
   return ticks / 100;
 }
 
+/**
+ * The server's event loop figures from its /metrics (prom-client's defaults): the delay percentiles cover the time
+ * since the previous scrape (each scrape starts them again), garbage collection is a running total in seconds.
+ */
+/** prom-client's event loop monitor: a timer every 10 ms (its default `eventLoopMonitoringPrecision`). */
+const LOOP_RESOLUTION_MS = 10;
+
+async function serverLoop(): Promise<{ p99: number; max: number; gcSeconds: number } | null> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${PORT}/metrics`, {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    if (!res.ok) return null;
+    const text = await res.text();
+    const value = (name: string) =>
+      Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, "m").exec(text)?.[1] ?? NaN);
+    let gcSeconds = 0;
+    for (const m of text.matchAll(/^nodejs_gc_duration_seconds_sum\{[^}]*\} (\S+)$/gm))
+      gcSeconds += Number(m[1]);
+    return {
+      p99: value("nodejs_eventloop_lag_p99_seconds"),
+      max: value("nodejs_eventloop_lag_max_seconds"),
+      gcSeconds,
+    };
+  } catch {
+    return null;
+  }
+}
+
 /** The no-endpoint floor: GET of a /v1 path that has no route (no database work), same server. */
-async function floor(connections: number, serverPid: number | undefined): Promise<Omit<TLevel, "pgBuffers">> {
+async function floor(connections: number, serverPid: number | undefined): Promise<TFloor> {
   const cpu0 = cpuSeconds(serverPid);
   const pg0 = await pgBackendTicks();
   const t0 = Date.now();
@@ -443,7 +544,7 @@ function summary(
   cpuCores: number,
   rss: number,
   pgCores: number,
-): Omit<TLevel, "pgBuffers"> {
+): TFloor {
   return {
     connections,
     cpuCores: Math.round(cpuCores * 100) / 100,
@@ -473,6 +574,8 @@ async function drive(
   const cpu0 = cpuSeconds(serverPid);
   const pg0 = await pgBackendTicks();
   const buffers0 = await pgBufferAccesses();
+  const loop0 = await serverLoop();
+  const preempted0 = preemptions(serverPid);
   const t0 = Date.now();
   const result = await screeningLoad({
     port: PORT,
@@ -486,6 +589,8 @@ async function drive(
   });
   clearInterval(sampler);
   const seconds = (Date.now() - t0) / 1000;
+  const loop = await serverLoop();
+  const preempted = preemptions(serverPid) - preempted0;
   const pgCores = pgSeconds(pg0, await pgBackendTicks()) / seconds;
   // the backends flush their counters at most once a second: wait for the last ones
   await sleep(1100);
@@ -493,6 +598,14 @@ async function drive(
   return {
     ...summary(connections, result, (cpuSeconds(serverPid) - cpu0) / seconds, peak, pgCores),
     pgBuffers: result.requests.total > 0 ? Math.round(buffers / result.requests.total) : 0,
+    // the histogram holds the timer's whole intervals: its 10 ms resolution is not lateness
+    loopP99Ms: loop ? Math.max(0, Math.round(loop.p99 * 1000 - LOOP_RESOLUTION_MS)) : null,
+    loopMaxMs: loop ? Math.max(0, Math.round(loop.max * 1000 - LOOP_RESOLUTION_MS)) : null,
+    preempted: result.requests.total > 0 ? Math.round((preempted * 10) / result.requests.total) / 10 : 0,
+    gcMs:
+      loop && loop0 && result.requests.total > 0
+        ? Math.round(((loop.gcSeconds - loop0.gcSeconds) * 10_000) / result.requests.total) / 10
+        : null,
   };
 }
 
@@ -575,14 +688,24 @@ function pgbenchCeiling(clientId: string): { connections: number; tps: number }[
   return out;
 }
 
-/** A webhook receiver answering 200, and a subscription of the bench client to the screening and alert events. */
-async function subscribeReceiver(clientId: string): Promise<http.Server> {
-  const receiver = http.createServer((req, res) => {
-    req.resume();
-    req.on("end", () => res.writeHead(200).end("ok"));
+// The webhook receiver's own process: a client's receiver is not the client's load generator, and in this
+// process the receiver's requests would hold up autocannon's reading of answers (latency it would count).
+const RECEIVER = `
+const server = require("node:http").createServer((req, res) => {
+  req.resume();
+  req.on("end", () => res.writeHead(200).end("ok"));
+});
+server.listen(0, "127.0.0.1", () => process.stdout.write(String(server.address().port) + "\\n"));
+process.stdin.on("end", () => process.exit(0)).resume();
+`;
+
+/** A webhook receiver answering 200 (its own process), and a subscription of the bench client to the screening and alert events. */
+async function subscribeReceiver(clientId: string): Promise<ChildProcess> {
+  const receiver = spawn(process.execPath, ["-e", RECEIVER], { stdio: ["pipe", "pipe", "inherit"] });
+  const port = await new Promise<number>((resolve, reject) => {
+    receiver.stdout!.once("data", (chunk: Buffer) => resolve(Number(String(chunk).trim())));
+    receiver.once("exit", () => reject(new Error("the webhook receiver did not start")));
   });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  const port = (receiver.address() as AddressInfo).port;
   await sql(DB_URL, `DELETE FROM webhook_subscriptions WHERE "clientId" = '${clientId}'`);
   process.env.DATABASE_URL = DB_URL;
   const { createSubscription } = await import("@/lib/webhooks/create-subscription");
@@ -654,6 +777,7 @@ const pgPerRequest = (l: TLevel) => (l.rps > 0 ? ((l.pgCores * 1000) / l.rps).to
 
 async function main() {
   const state = await prepareDatabase();
+  await prewarm();
   const { clientId, apiKey } = state;
   sequence = { next: state.nextSeq };
   // a later run on this database screens the users after this run's
@@ -674,7 +798,7 @@ async function main() {
   }
   log(`server: ${processes} process(es) (WEB_CONCURRENCY=${process.env.WEB_CONCURRENCY ?? "unset"})`);
   const levels: TLevel[] = [];
-  const floors: Omit<TLevel, "pgBuffers">[] = [];
+  const floors: TFloor[] = [];
   const load0 = os.loadavg()[0]!;
   const autovacuum = (await sql(DB_URL, "SHOW autovacuum")).rows[0]?.autovacuum;
   if (autovacuum !== "on")
@@ -694,7 +818,7 @@ async function main() {
       const level = await drive(apiKey, c, server.pid);
       levels.push(level);
       log(
-        `c=${c}: ${level.rps} req/s, p50 ${level.p50} ms, p99 ${level.p99} ms, errors ${level.errors}, non-2xx ${level.non2xx}, cpu ${level.cpuCores} cores (${perRequest(level)} ms per screening), PostgreSQL ${level.pgCores} cores (${pgPerRequest(level)} ms, ${level.pgBuffers} buffers per screening), rss ${level.rssMb} MB`,
+        `c=${c}: ${level.rps} req/s, p50 ${level.p50} ms, p99 ${level.p99} ms, errors ${level.errors}, non-2xx ${level.non2xx}, cpu ${level.cpuCores} cores (${perRequest(level)} ms per screening), PostgreSQL ${level.pgCores} cores (${pgPerRequest(level)} ms, ${level.pgBuffers} buffers per screening), rss ${level.rssMb} MB, event loop late p99 ${level.loopP99Ms} ms, max ${level.loopMaxMs} ms, GC ${level.gcMs} ms and ${level.preempted} preemptions per screening`,
       );
       const f = await floor(c, server.pid);
       floors.push(f);
@@ -705,7 +829,7 @@ async function main() {
     // the hot merchant alone: every screening sums its 24 h and counts its 30 d, and writes its buckets
     hotLevel = await drive(apiKey, 8, server.pid, "m-hot");
     log(
-      `c=8, m-hot only: ${hotLevel.rps} req/s, p50 ${hotLevel.p50} ms, p99 ${hotLevel.p99} ms, errors ${hotLevel.errors}, non-2xx ${hotLevel.non2xx}, PostgreSQL ${pgPerRequest(hotLevel)} ms, ${hotLevel.pgBuffers} buffers per screening`,
+      `c=8, m-hot only: ${hotLevel.rps} req/s, p50 ${hotLevel.p50} ms, p99 ${hotLevel.p99} ms, errors ${hotLevel.errors}, non-2xx ${hotLevel.non2xx}, PostgreSQL ${pgPerRequest(hotLevel)} ms, ${hotLevel.pgBuffers} buffers per screening, event loop late p99 ${hotLevel.loopP99Ms} ms`,
     );
     underLoad = await deliveries(since);
     log(`deliveries under load: ${JSON.stringify(underLoad)}`);
@@ -721,7 +845,7 @@ async function main() {
     // what was screened, even by a level that failed
     saveSequence();
     server.kill("SIGTERM");
-    receiver?.close();
+    receiver?.kill();
   }
   const ceiling = pgbenchCeiling(clientId);
   const best = levels.reduce((a, b) => (b.rps > a.rps ? b : a));
@@ -730,13 +854,13 @@ async function main() {
     `\nload average at start ${load0.toFixed(2)}, at end ${os.loadavg()[0]!.toFixed(2)} (${os.cpus().length} cores, ${processes} server process(es))`,
   );
   console.log(
-    "\n| connections | screenings/s | p50 ms | p97.5 ms | p99 ms | errors | non-2xx | server CPU cores | server CPU ms per screening | PostgreSQL CPU ms per screening | PostgreSQL buffers per screening | server RSS MB | floor/s | floor p50 ms | floor p99 ms | floor CPU ms per request | screenings/floor |",
+    "\n| connections | screenings/s | p50 ms | p97.5 ms | p99 ms | errors | non-2xx | server CPU cores | server CPU ms per screening | PostgreSQL CPU ms per screening | PostgreSQL buffers per screening | event loop late p99 / max ms | GC ms per screening | server preempted per screening | server RSS MB | floor/s | floor p50 ms | floor p99 ms | floor CPU ms per request | screenings/floor |",
   );
-  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
   levels.forEach((l, i) => {
     const f = floors[i]!;
     console.log(
-      `| ${l.connections} | ${l.rps} | ${l.p50} | ${l.p95} | ${l.p99} | ${l.errors} | ${l.non2xx} | ${l.cpuCores} | ${perRequest(l)} | ${pgPerRequest(l)} | ${l.pgBuffers} | ${l.rssMb} | ${f.rps} | ${f.p50} | ${f.p99} | ${perRequest(f)} | ${(l.rps / Math.max(1, f.rps)).toFixed(2)} |`,
+      `| ${l.connections} | ${l.rps} | ${l.p50} | ${l.p95} | ${l.p99} | ${l.errors} | ${l.non2xx} | ${l.cpuCores} | ${perRequest(l)} | ${pgPerRequest(l)} | ${l.pgBuffers} | ${l.loopP99Ms} / ${l.loopMaxMs} | ${l.gcMs} | ${l.preempted} | ${l.rssMb} | ${f.rps} | ${f.p50} | ${f.p99} | ${perRequest(f)} | ${(l.rps / Math.max(1, f.rps)).toFixed(2)} |`,
     );
   });
   console.log(
@@ -789,60 +913,125 @@ type TResult = {
   underLoad: TDeliveries | null;
 };
 
-/** BENCH_SIZES: this bench once per size, one after the other, each with its own database; then the comparison. */
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : Math.round((s[m - 1]! + s[m]!) / 2);
+};
+
+/**
+ * BENCH_SIZES: this bench once per size, each with its own database; then the comparison. BENCH_ROUNDS=N (1)
+ * runs the sizes N times, every other round in reverse order (20 k, 1 M, 10 M, then 10 M, 1 M, 20 k, …), so a
+ * machine that speeds up or slows down during the run does not favour one size; the comparison is then of
+ * each size's median over its rounds, with every round's figure beside it.
+ */
 function compareSizes(sizes: number[]) {
-  const results: TResult[] = [];
-  for (const size of sizes) {
-    const url = new URL(DB_URL);
-    url.pathname = `${url.pathname}_${size}`;
-    const file = path.resolve(`.data/bench-results-${size}.json`);
-    console.log(`\n=== ${size.toLocaleString()} stored transactions`);
-    const run = spawnSync(process.execPath, ["--import", "tsx", "bench/screening.ts"], {
-      stdio: "inherit",
-      env: {
-        ...process.env,
-        BENCH_SIZES: "",
-        BENCH_ROWS: String(size),
-        BENCH_DATABASE_URL: url.toString(),
-        BENCH_RESULT_FILE: file,
-      },
-    });
-    if (run.status !== 0) process.exit(run.status ?? 1);
-    results.push(JSON.parse(readFileSync(file, "utf8")) as TResult);
-  }
-  const base = results[0]!;
-  console.log(
-    "\n| stored transactions | level | screenings/s | vs first size | p50 ms | p99 ms | PostgreSQL CPU ms per screening | PostgreSQL buffers per screening |",
-  );
-  console.log("|---|---|---|---|---|---|---|---|");
-  for (const r of results) {
-    const rows = [...r.levels, ...(r.hotLevel ? [{ ...r.hotLevel, connections: -8 }] : [])];
-    for (const l of rows) {
-      const same =
-        l.connections < 0 ? base.hotLevel : base.levels.find((b) => b.connections === l.connections);
+  const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
+  const bySize = new Map<number, TResult[]>(sizes.map((s) => [s, []]));
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 ? [...sizes].reverse() : sizes;
+    for (const size of order) {
+      const url = new URL(DB_URL);
+      url.pathname = `${url.pathname}_${size}`;
+      const file = path.resolve(`.data/bench-results-${size}.json`);
       console.log(
-        `| ${r.rows.toLocaleString()} | ${l.connections < 0 ? "c=8, hot merchant only" : `c=${l.connections}`} | ${l.rps} | ` +
-          `${same ? (l.rps / same.rps).toFixed(2) : "-"} | ${l.p50} | ${l.p99} | ${pgPerRequest(l)} | ${l.pgBuffers} |`,
+        `\n=== ${size.toLocaleString()} stored transactions${rounds > 1 ? ` (round ${round + 1} of ${rounds})` : ""}`,
+      );
+      const run = spawnSync(process.execPath, ["--import", "tsx", "bench/screening.ts"], {
+        stdio: "inherit",
+        env: {
+          ...process.env,
+          BENCH_SIZES: "",
+          BENCH_ROWS: String(size),
+          BENCH_DATABASE_URL: url.toString(),
+          BENCH_RESULT_FILE: file,
+        },
+      });
+      if (run.status !== 0) process.exit(run.status ?? 1);
+      bySize.get(size)!.push(JSON.parse(readFileSync(file, "utf8")) as TResult);
+    }
+  }
+  // one row per size and level: the median over the rounds (each round's figure in brackets when there are several)
+  type TRow = {
+    rps: number;
+    p50: number;
+    p99: number;
+    pgMs: number;
+    buffers: number;
+    loopP99: number | null;
+    preempted: number;
+    each: string;
+  };
+  const row = (results: TResult[], pick: (r: TResult) => TLevel | null | undefined): TRow | null => {
+    const ls = results.map(pick).filter((l): l is TLevel => Boolean(l));
+    if (!ls.length) return null;
+    return {
+      rps: median(ls.map((l) => l.rps)),
+      p50: median(ls.map((l) => l.p50)),
+      p99: median(ls.map((l) => l.p99)),
+      pgMs: median(ls.map((l) => (l.rps > 0 ? Math.round((l.pgCores * 10_000) / l.rps) : 0))) / 10,
+      buffers: median(ls.map((l) => l.pgBuffers)),
+      loopP99: ls.every((l) => l.loopP99Ms !== null) ? median(ls.map((l) => l.loopP99Ms!)) : null,
+      preempted: median(ls.map((l) => Math.round((l.preempted ?? 0) * 10))) / 10,
+      each: ls.length > 1 ? ` (${ls.map((l) => `${l.rps}/s p99 ${l.p99}`).join("; ")})` : "",
+    };
+  };
+  const kinds = [
+    ...(bySize.get(sizes[0]!)![0]?.levels ?? []).map((l) => ({
+      label: `c=${l.connections}`,
+      pick: (r: TResult) => r.levels.find((x) => x.connections === l.connections),
+    })),
+    { label: "c=8, hot merchant only", pick: (r: TResult) => r.hotLevel },
+  ];
+  console.log(
+    `\n| stored transactions | level | screenings/s${rounds > 1 ? ` (median of ${rounds} rounds; each round)` : ""} | vs first size | p50 ms | p99 ms | PostgreSQL CPU ms per screening | PostgreSQL buffers per screening | server event loop late p99 ms | server preempted per screening |`,
+  );
+  console.log("|---|---|---|---|---|---|---|---|---|---|");
+  for (const size of sizes) {
+    for (const k of kinds) {
+      const r = row(bySize.get(size)!, k.pick);
+      const base = row(bySize.get(sizes[0]!)!, k.pick);
+      if (!r) continue;
+      console.log(
+        `| ${size.toLocaleString()} | ${k.label} | ${r.rps}${r.each} | ${base ? (r.rps / base.rps).toFixed(2) : "-"} | ` +
+          `${r.p50} | ${r.p99} | ${r.pgMs.toFixed(1)} | ${r.buffers} | ${r.loopP99 ?? "-"} | ${r.preempted} |`,
       );
     }
   }
   // a denser history can make rules fire more often: more alerts, cases and deliveries per screening is more work,
   // not a cost of reading the history
   console.log(
-    `\nalerts / webhook deliveries per screening: ${results
-      .map(
-        (r) =>
-          `${r.rows.toLocaleString()}: ${r.underLoad?.alertsPerScreening ?? "-"} / ${r.underLoad?.deliveriesPerScreening ?? "-"}`,
-      )
-      .join(", ")}`,
+    `\nalerts / webhook deliveries per screening: ${sizes
+      .map((size) => {
+        const rs = bySize.get(size)!;
+        const fig = (f: (u: TDeliveries) => number) =>
+          rs
+            .map((r) => (r.underLoad ? f(r.underLoad) : "-"))
+            .filter((v, i, a) => a.indexOf(v) === i)
+            .join(", ");
+        return `${size.toLocaleString()}: ${fig((u) => u.alertsPerScreening)} / ${fig((u) => u.deliveriesPerScreening)}`;
+      })
+      .join("; ")}`,
   );
-  const last = results[results.length - 1]!;
-  const c8 = last.levels.find((l) => l.connections === 8);
-  if (c8 && last.hotLevel)
+  const last = sizes[sizes.length - 1]!;
+  const c8 = row(bySize.get(last)!, (r) => r.levels.find((l) => l.connections === 8));
+  const hot = row(bySize.get(last)!, (r) => r.hotLevel);
+  if (c8 && hot)
     console.log(
-      `\nat ${last.rows.toLocaleString()}: hot merchant alone p50 ${last.hotLevel.p50} ms / p99 ${last.hotLevel.p99} ms against the ` +
-        `mixed load's ${c8.p50} / ${c8.p99} ms at c=8; load average at the start of each size: ${results.map((r) => r.load0.toFixed(2)).join(", ")}`,
+      `\nat ${last.toLocaleString()}: hot merchant alone ${hot.rps}/s, p50 ${hot.p50} ms / p99 ${hot.p99} ms against the ` +
+        `mixed load's ${c8.rps}/s, ${c8.p50} / ${c8.p99} ms at c=8`,
     );
+  console.log(
+    `load average at the start of each size's run: ${sizes
+      .map(
+        (size) =>
+          `${size.toLocaleString()}: ${bySize
+            .get(size)!
+            .map((r) => r.load0.toFixed(2))
+            .join(", ")}`,
+      )
+      .join("; ")}`,
+  );
 }
 
 // BENCH_SOAK_SECONDS=N: the memory soak of bench/soak.ts instead.
