@@ -197,12 +197,13 @@ async function prewarm(): Promise<void> {
     await sql(DB_URL, "CREATE EXTENSION IF NOT EXISTS pg_prewarm");
     const { rows } = await sql(
       DB_URL,
-      `SELECT count(*)::int AS relations, coalesce(sum(pg_prewarm(c.oid, 'read')), 0)::float8 * 8192 / 1e9 AS gb
+      `SELECT count(*)::int AS relations,
+         coalesce(sum(pg_prewarm(c.oid, 'read')), 0)::float8 * current_setting('block_size')::int / 1e9 AS gb
        FROM (SELECT c.oid FROM pg_class c
              WHERE c.relkind IN ('r', 'i', 't') AND c.relpersistence = 'p'
                AND c.relnamespace NOT IN ('pg_catalog'::regnamespace, 'information_schema'::regnamespace)
              ORDER BY (c.relname ~ '^transaction_(buckets|distinct|keys)|_(userId|merchantId|accountId|userDeviceId|cardFingerprint)_occurredAt_idx$'),
-                      pg_relation_size(c.oid)) c`,
+                      pg_relation_size(c.oid) DESC) c`,
     );
     const r = rows[0] as { relations: number; gb: number } | undefined;
     log(
@@ -347,9 +348,10 @@ async function startServer(): Promise<ChildProcess> {
   }
   // another server on the port would answer for this one (and be measured instead)
   if (
-    await fetch(`http://127.0.0.1:${PORT}/`).then(
+    await fetch(`http://127.0.0.1:${PORT}/`, { signal: AbortSignal.timeout(3000) }).then(
       () => true,
-      () => false,
+      // refused: free; no answer within 3 s: taken
+      (err: unknown) => (err as Error).name === "TimeoutError",
     )
   )
     throw new Error(`port ${PORT} is in use (another bench running?): set BENCH_PORT`);
@@ -371,7 +373,8 @@ async function startServer(): Promise<ChildProcess> {
     stdio: ["ignore", "ignore", "inherit"],
   });
   for (let i = 0; i < 120; i++) {
-    if (server.exitCode !== null) throw new Error(`the server exited (${server.exitCode}) before answering`);
+    if (server.exitCode !== null || server.signalCode !== null)
+      throw new Error(`the server exited (${server.exitCode ?? server.signalCode}) before answering`);
     try {
       const res = await fetch(`http://127.0.0.1:${PORT}/v1/openapi.json`);
       if (res.ok) return server;
@@ -428,7 +431,10 @@ function cpuSeconds(pid: number | undefined): number {
   return ticks / 100;
 }
 
-/** Involuntary context switches so far of the server tree's main threads (/proc/<pid>/status). */
+/**
+ * Involuntary context switches so far of the main threads of the server's processes (/proc/<pid>/status): the
+ * Next.js servers, and the launcher above them, which is idle and adds next to nothing.
+ */
 function preemptions(pid: number | undefined): number {
   if (!pid) return 0;
   let n = 0;
@@ -445,15 +451,18 @@ function preemptions(pid: number | undefined): number {
 }
 
 /** The Next.js server processes under the server's pid (`npm start` forks WEB_CONCURRENCY of them). */
-function serverProcesses(pid: number | undefined): number {
-  if (!pid) return 0;
+function nextServerPids(pid: number): number[] {
   return treePids(pid).filter((p) => {
     try {
       return readFileSync(`/proc/${p}/cmdline`, "utf8").startsWith("next-server");
     } catch {
       return false;
     }
-  }).length;
+  });
+}
+
+function serverProcesses(pid: number | undefined): number {
+  return pid ? nextServerPids(pid).length : 0;
 }
 
 /** CPU seconds used so far by each PostgreSQL backend connected to the bench database, by pid (/proc). */
@@ -495,6 +504,12 @@ function pgSeconds(before: Map<number, number>, after: Map<number, number>): num
  */
 /** prom-client's event loop monitor: a timer every 10 ms (its default `eventLoopMonitoringPrecision`). */
 const LOOP_RESOLUTION_MS = 10;
+
+/** How late the timer fired, in ms, from a histogram value in seconds (null when the metric was missing). */
+const lateness = (seconds: number | undefined): number | null =>
+  seconds !== undefined && Number.isFinite(seconds)
+    ? Math.max(0, Math.round(seconds * 1000 - LOOP_RESOLUTION_MS))
+    : null;
 
 async function serverLoop(): Promise<{ p99: number; max: number; gcSeconds: number } | null> {
   try {
@@ -599,8 +614,8 @@ async function drive(
     ...summary(connections, result, (cpuSeconds(serverPid) - cpu0) / seconds, peak, pgCores),
     pgBuffers: result.requests.total > 0 ? Math.round(buffers / result.requests.total) : 0,
     // the histogram holds the timer's whole intervals: its 10 ms resolution is not lateness
-    loopP99Ms: loop ? Math.max(0, Math.round(loop.p99 * 1000 - LOOP_RESOLUTION_MS)) : null,
-    loopMaxMs: loop ? Math.max(0, Math.round(loop.max * 1000 - LOOP_RESOLUTION_MS)) : null,
+    loopP99Ms: lateness(loop?.p99),
+    loopMaxMs: lateness(loop?.max),
     preempted: result.requests.total > 0 ? Math.round((preempted * 10) / result.requests.total) / 10 : 0,
     gcMs:
       loop && loop0 && result.requests.total > 0
@@ -703,7 +718,13 @@ process.stdin.on("end", () => process.exit(0)).resume();
 async function subscribeReceiver(clientId: string): Promise<ChildProcess> {
   const receiver = spawn(process.execPath, ["-e", RECEIVER], { stdio: ["pipe", "pipe", "inherit"] });
   const port = await new Promise<number>((resolve, reject) => {
-    receiver.stdout!.once("data", (chunk: Buffer) => resolve(Number(String(chunk).trim())));
+    let out = "";
+    receiver.stdout!.on("data", (chunk: Buffer) => {
+      out += String(chunk);
+      const line = /^(\d+)\n/.exec(out);
+      if (line) resolve(Number(line[1]));
+    });
+    receiver.once("error", reject);
     receiver.once("exit", () => reject(new Error("the webhook receiver did not start")));
   });
   await sql(DB_URL, `DELETE FROM webhook_subscriptions WHERE "clientId" = '${clientId}'`);
@@ -926,9 +947,11 @@ const median = (xs: number[]): number => {
  * each size's median over its rounds, with every round's figure beside it.
  */
 function compareSizes(sizes: number[]) {
-  const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 1);
+  if (!Number.isInteger(rounds) || rounds < 1) throw new Error("BENCH_ROUNDS must be a whole number above 0");
+  let failed: number | null = null;
   const bySize = new Map<number, TResult[]>(sizes.map((s) => [s, []]));
-  for (let round = 0; round < rounds; round++) {
+  for (let round = 0; round < rounds && failed === null; round++) {
     const order = round % 2 ? [...sizes].reverse() : sizes;
     for (const size of order) {
       const url = new URL(DB_URL);
@@ -942,12 +965,19 @@ function compareSizes(sizes: number[]) {
         env: {
           ...process.env,
           BENCH_SIZES: "",
+          // the first round loads (or reuses, with BENCH_SKIP_LOAD=1); the later ones measure what it loaded
+          ...(round > 0 ? { BENCH_SKIP_LOAD: "1" } : {}),
           BENCH_ROWS: String(size),
           BENCH_DATABASE_URL: url.toString(),
           BENCH_RESULT_FILE: file,
         },
       });
-      if (run.status !== 0) process.exit(run.status ?? 1);
+      if (run.status !== 0) {
+        // compare what the finished runs measured, then fail
+        failed = run.status ?? 1;
+        console.log(`\n${size.toLocaleString()}: the run failed (exit ${failed}); the rounds stop here`);
+        break;
+      }
       bySize.get(size)!.push(JSON.parse(readFileSync(file, "utf8")) as TResult);
     }
   }
@@ -1032,6 +1062,7 @@ function compareSizes(sizes: number[]) {
       )
       .join("; ")}`,
   );
+  if (failed !== null) process.exit(failed);
 }
 
 // BENCH_SOAK_SECONDS=N: the memory soak of bench/soak.ts instead.
