@@ -184,11 +184,10 @@ async function installRules(clientId: string): Promise<void> {
 
 /**
  * Reads the bench database's files into the operating system's cache (pg_prewarm, mode `read`), as a database
- * that has been serving for a while has them: a history loaded moments ago is partly on disk only, and a 10 GB+
- * database then measures the disk (on the 2-core development machine 28 screenings/s at one connection instead of
- * 103). The screening's own relations (the per-group indexes of the month partitions, the buckets, keys and
+ * that has been serving for a while has them, so that a run does not measure how much of a large history
+ * earlier runs happened to leave in the cache. The screening's own relations (the per-group indexes of the month partitions, the buckets, keys and
  * distinct values) are read last, so that they are the ones kept when the cache is smaller than the database.
- * BENCH_PREWARM=0 measures the cold database instead.
+ * BENCH_PREWARM=0 measures the database as it is.
  */
 async function prewarm(): Promise<void> {
   if (process.env.BENCH_PREWARM === "0") return log("database not prewarmed (BENCH_PREWARM=0)");
