@@ -11,6 +11,7 @@ import { listenForWork, type TWorkListener } from "@/lib/jobs/listen";
 import { relayOutbox, type TRelayEvent } from "@/lib/jobs/relay";
 import { dispatchAndClaim, outboxPending, pruneCompletedRuns } from "@/lib/jobs/run-store";
 import { sweepStuckDeliveries } from "@/lib/jobs/sweep-deliveries";
+import { registerLocalDriver } from "@/lib/jobs/wake";
 import { logError, logInfo } from "@/lib/log";
 import { jobPassFailures, jobRunsInFlight, jobStartDelay } from "@/lib/ops/metrics";
 
@@ -36,8 +37,9 @@ export type TJobDriverOptions = {
   /** Fallback poll when no notification arrives (work that becomes due later: retries, sleeps). */
   pollMs?: number;
   /**
-   * A PostgreSQL connection string to LISTEN on for new work (outbox and run inserts notify at commit,
-   * in every process), so work starts within milliseconds of its commit instead of at the next poll.
+   * A PostgreSQL connection string to LISTEN on for new work (outbox and run inserts notify at commit, or
+   * their writer after it: lib/jobs/wake.ts), so work starts within milliseconds of its commit instead of
+   * at the next poll. The writes of this process also wake it in process, listening or not.
    * Unset: poll only (the embedded database serves one connection).
    */
   listen?: string;
@@ -250,12 +252,15 @@ export function startJobDriver(options: TJobDriverOptions): TJobDriver {
     inProcess: Boolean(options.invoke || options.runInProcess),
   });
   const listener: TWorkListener | null = options.listen ? listenForWork(options.listen, wake) : null;
+  // the screenings of this process wake it in process after their commit (lib/jobs/wake.ts)
+  const unregister = registerLocalDriver(wake);
   const running = loop();
   return {
     wake,
     running: () => !stopped,
     stop: async ({ deadline }: { deadline?: number } = {}) => {
       stopped = true;
+      unregister();
       wake();
       await listener?.close();
       await running;

@@ -20,7 +20,7 @@ import {
   type TInlineParties,
   type TPartyRead,
 } from "@/lib/screening/sql/inline-parties";
-import { abortUnlessWritten, retryOnConflict } from "@/lib/screening/sql/guarded-write";
+import { abortUnlessWritten, commitWrite, retryOnConflict } from "@/lib/screening/sql/guarded-write";
 import { Params, prepared } from "@/lib/screening/sql/statements";
 import { planAggregates } from "@/lib/screening/run-rules";
 import { timeAggregateRead } from "@/lib/ops/metrics";
@@ -243,7 +243,7 @@ async function screenOnce(
   ctes.push(`e AS (INSERT INTO "events" ("clientId", "id", ${fields.map(([k]) => `"${k}"`).join(", ")})
      VALUES (${c}, ${p.add(body.id, "text")}, ${fields.map(([, v]) => v).join(", ")})
      ON CONFLICT ("clientId", "id") DO UPDATE SET ${fields.map(([k]) => `"${k}" = EXCLUDED."${k}"`).join(", ")})`);
-  await db.query(`WITH ${ctes.join(",\n")} ${abortUnlessWritten(parties.written)}`, p.values);
+  await commitWrite(db, p, `WITH ${ctes.join(",\n")} ${abortUnlessWritten(parties.written)}`);
   return answer;
 }
 

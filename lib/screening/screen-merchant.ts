@@ -4,7 +4,7 @@ import type { TClientContext } from "@/lib/clients/client-context";
 import type { TMerchant } from "@/lib/merchants/schemas";
 import { storedMerchant, type TRiskAssessment } from "@/lib/screening/assessment";
 import type { TScreeningRequest } from "@/lib/screening/screening-config";
-import { abortUnlessWritten } from "@/lib/screening/sql/guarded-write";
+import { abortUnlessWritten, commitWrite } from "@/lib/screening/sql/guarded-write";
 import {
   evaluateParty,
   plannedPartyRead,
@@ -65,6 +65,6 @@ const screenMerchantOnce: TPartyScreeningOnce<TMerchant> = async (
   );
   const ctes = merchantUpsertCtes(p, { clientId, merchant: body, stored, now, outcome: write.outcome });
   ctes.push(...write.ctes);
-  await pool.query(`WITH ${ctes.join(",\n")}\n${abortUnlessWritten(["m"])}`, p.values);
+  await commitWrite(pool, p, `WITH ${ctes.join(",\n")}\n${abortUnlessWritten(["m"])}`);
   return answer;
 };

@@ -15,7 +15,7 @@ import {
 } from "@/lib/screening/screening-config";
 import { decide, type TDecided } from "@/lib/screening/decide";
 import { decidedWrite } from "@/lib/screening/sql/decision-write";
-import { retryOnConflict } from "@/lib/screening/sql/guarded-write";
+import { commitWrite, retryOnConflict } from "@/lib/screening/sql/guarded-write";
 import { Params } from "@/lib/screening/sql/statements";
 import {
   readSubjectWithAggregates,
@@ -191,7 +191,7 @@ export async function screenPaymentInstrument({
     payload: webhookPayload["payment_instrument.screened"](answer),
   });
   ctes.push(...webhookCtes(q, clientId, webhooks, null, new Date()));
-  await retryOnConflict(() => pool.query(`WITH ${ctes.join(",\n")} SELECT 1`, q.values));
+  await retryOnConflict(() => commitWrite(pool, q, `WITH ${ctes.join(",\n")} SELECT 1`));
   return answer;
 }
 

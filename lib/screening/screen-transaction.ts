@@ -18,7 +18,7 @@ import {
   type TPartyRead,
 } from "@/lib/screening/sql/inline-parties";
 import { decisionCte } from "@/lib/screening/sql/decision-write";
-import { abortUnlessWritten, retryOnConflict } from "@/lib/screening/sql/guarded-write";
+import { abortUnlessWritten, commitWrite, retryOnConflict } from "@/lib/screening/sql/guarded-write";
 import { newId, Params, prepared, TemplateParams } from "@/lib/screening/sql/statements";
 import { deviceIdentifiers, deviceUpsert } from "@/lib/screening/sql/device-upsert";
 import { IdentifierRows } from "@/lib/screening/sql/identifier-rows";
@@ -473,8 +473,8 @@ async function screenOnce(
   );
   // No row written by `t` (a replace whose guard failed) or by an inline party's upsert divides by
   // zero: the statement fails as a whole (nothing of it is stored) with 22012, and the caller reads again.
-  await db.query(
-    prepared(`WITH ${ctes.join(",\n")} ${abortUnlessWritten(["t", ...parties.written])}`, p.values),
-  );
+  await commitWrite(db, p, `WITH ${ctes.join(",\n")} ${abortUnlessWritten(["t", ...parties.written])}`, {
+    named: true,
+  });
   return { ...answer, transactionId: body.id, status: body.status };
 }

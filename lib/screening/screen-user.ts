@@ -3,7 +3,7 @@
 import type { TClientContext } from "@/lib/clients/client-context";
 import { storedEntity, type TRiskAssessment } from "@/lib/screening/assessment";
 import type { TScreeningRequest } from "@/lib/screening/screening-config";
-import { abortUnlessWritten } from "@/lib/screening/sql/guarded-write";
+import { abortUnlessWritten, commitWrite } from "@/lib/screening/sql/guarded-write";
 import { toStoredStatus, type TUser } from "@/lib/users/schemas";
 import {
   evaluateParty,
@@ -63,6 +63,6 @@ const screenUserOnce: TPartyScreeningOnce<TUser> = async (pool, clientId, config
   );
   const ctes = userUpsertCtes(p, { clientId, body, source: "onboard", stored, now, outcome: write.outcome });
   ctes.push(...write.ctes);
-  await pool.query(`WITH ${ctes.join(",\n")}\n${abortUnlessWritten(["u"])}`, p.values);
+  await commitWrite(pool, p, `WITH ${ctes.join(",\n")}\n${abortUnlessWritten(["u"])}`);
   return answer;
 };

@@ -12,7 +12,7 @@ import { screeningConfig, type TScreeningConfig } from "@/lib/screening/screenin
 import { decide } from "@/lib/screening/decide";
 import { decidedWrite } from "@/lib/screening/sql/decision-write";
 import type { TPartyRead } from "@/lib/screening/sql/inline-parties";
-import { abortUnlessWritten, retryOnConflict } from "@/lib/screening/sql/guarded-write";
+import { abortUnlessWritten, commitWrite, retryOnConflict } from "@/lib/screening/sql/guarded-write";
 import { newId, Params, prepared, rawTx } from "@/lib/screening/sql/statements";
 import { transactionAlertCtes } from "@/lib/screening/sql/webhook-rows";
 import { planAggregates } from "@/lib/screening/run-rules";
@@ -314,6 +314,6 @@ async function rescreenOnce(
     }),
   );
   // a row changed since the read matched nothing: division by zero aborts every CTE above
-  await pool.query(`WITH ${ctes.join(",\n")} ${abortUnlessWritten(["upd"])}`, q.values);
+  await commitWrite(pool, q, `WITH ${ctes.join(",\n")} ${abortUnlessWritten(["upd"])}`);
   return { ...answer, transactionId: stored.id, status: plan.status ?? stored.status };
 }

@@ -1,14 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { POST as serveHandler } from "@/app/api/inngest/route";
 import { POST as subscribe } from "@/app/v1/webhooks/route";
-import { INNGEST_APP_ID } from "@/inngest/client";
-import { eventsWithoutFunctions, functions, functionVersions } from "@/inngest/index";
 import { prisma } from "@/lib/db";
-import { startJobDriver, type TJobDriver } from "@/lib/jobs/driver";
-import { describeFunctions } from "@/lib/jobs/function-table";
-import { servingSigningKey } from "@/lib/jobs/signing-key";
+import type { TJobDriver } from "@/lib/jobs/driver";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { call, createTestClient } from "@/tests/factories";
+import { startInProcessDriver } from "@/tests/support/in-process-driver";
 import { startReceiver, waitFor, type TReceiver } from "@/tests/support/webhook-receiver";
 
 // The driver is woken by the commit itself (NOTIFY from the outbox insert, LISTEN on a connection of
@@ -29,16 +25,7 @@ async function listeners(): Promise<number> {
 
 beforeAll(async () => {
   receiver = await startReceiver(SECRET);
-  driver = startJobDriver({
-    mode: "embedded",
-    functions: describeFunctions(INNGEST_APP_ID, functions, functionVersions),
-    eventsWithoutFunctions,
-    serveUrl: "http://127.0.0.1:9/api/inngest",
-    invoke: (request) => serveHandler(request as never, undefined),
-    signingKey: servingSigningKey()!,
-    pollMs: HOUR,
-    listen: process.env.DATABASE_URL,
-  });
+  driver = startInProcessDriver({ pollMs: HOUR, listen: process.env.DATABASE_URL });
   // Its first pass at start and the one after LISTEN find nothing; then it sleeps for the hour.
   await waitFor(async () => ((await listeners()) === 1 ? true : null), 10_000, "the driver's LISTEN");
 });

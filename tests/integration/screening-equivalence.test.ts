@@ -11,6 +11,7 @@ import * as transactionRoute from "@/app/v1/transaction/route";
 import { authenticateApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import type { TClientContext } from "@/lib/clients/client-context";
 import { prisma, SESSION_SETUP } from "@/lib/db";
+import { NOTIFY_STATEMENT } from "@/lib/jobs/wake";
 import { env } from "@/lib/env";
 import { takeToken } from "@/lib/http/rate-limit";
 import { importFxRates } from "@/lib/fx/import-rates";
@@ -803,7 +804,9 @@ describe("an inline user or merchant costs no statement of its own (sql/inline-p
       const hook = beforeWrite;
       const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string } | null)?.text;
       // a new pooled connection's session setup is not the screening's
-      if (text !== SESSION_SETUP) statements++;
+      // nor is the job drivers' NOTIFY after a write's commit (at most one per 50 ms per process, on the
+      // background pool: lib/jobs/wake.ts)
+      if (text !== SESSION_SETUP && text !== NOTIFY_STATEMENT) statements++;
       if (hook && text?.includes("SELECT 1 / (SELECT count(*)::int FROM t)")) {
         beforeWrite = null;
         return hook().then(send);

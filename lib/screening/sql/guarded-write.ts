@@ -1,5 +1,9 @@
 // A screening reads, evaluates in memory, then writes in one statement guarded by what it read. The
-// guard and the retry that follows a refused write are written here once.
+// guard, the retry that follows a refused write, and the write's run (with the job drivers' wake-up after
+// its commit) are written here once.
+import type { Pool } from "pg";
+import { wakeJobDrivers } from "@/lib/jobs/wake";
+import { prepared, type Params } from "@/lib/screening/sql/statements";
 
 const ATTEMPTS = 5;
 
@@ -36,4 +40,22 @@ export async function retryOnConflict<T>(work: (attempt: number) => Promise<T>):
       throw err;
     }
   }
+}
+
+/**
+ * Runs a screening's write, one statement committed on its own (`named`: as a named statement, see
+ * `prepared`), with the parameters `p`, and then, when it wrote outbox rows
+ * (`p.wakesJobs`, set by webhookCtes), wakes the job drivers (lib/jobs/wake.ts): outside the transaction,
+ * so that its commit never queues behind other commits for the notify lock. Never call it inside BEGIN …
+ * COMMIT: a driver woken before the commit finds nothing and waits for its poll.
+ */
+export async function commitWrite(
+  db: Pick<Pool, "query">,
+  p: Params,
+  text: string,
+  { named = false }: { named?: boolean } = {},
+): Promise<void> {
+  if (named) await db.query(prepared(text, p.values));
+  else await db.query(text, p.values);
+  if (p.wakesJobs) wakeJobDrivers();
 }

@@ -68,6 +68,8 @@ export function prepared(text: string, values: unknown[]): { name: string; text:
 /** Positional parameters: `add(value, cast)` answers `$n::cast`. */
 export class Params {
   readonly values: unknown[] = [];
+  /** The statement writes outbox rows that its writer wakes the job drivers for (webhookCtes, commitWrite). */
+  wakesJobs = false;
   add(value: unknown, cast: string): string {
     this.values.push(value === undefined ? null : value);
     return `$${this.values.length}::${cast}`;

@@ -59,7 +59,8 @@ export function webhookRows<E extends TWebhookEventType>(
 
 /**
  * CTEs inserting the webhook rows; rows with a tag are kept only when `tagsFrom` (a CTE returning a
- * "tag" column) returned that tag.
+ * "tag" column) returned that tag. The statement must be run by commitWrite, which wakes the job drivers
+ * after its commit (its outbox rows are marked "writerWakes": their insert notifies nobody).
  */
 export function webhookCtes(
   params: Params,
@@ -91,9 +92,11 @@ export function webhookCtes(
     ]),
   );
   const at = params.add(nextAttemptAt, "timestamptz");
+  // no NOTIFY inside the write's transaction: commitWrite wakes the drivers after its commit
+  params.wakesJobs = true;
   return [
-    `wo AS (INSERT INTO "outbox_events" ("id", "clientId", "name", "data")
-       SELECT o."id", ${c}, o."name", o."data" FROM (VALUES ${outbox}) AS o("tag", "id", "name", "data") WHERE ${keep("o")})`,
+    `wo AS (INSERT INTO "outbox_events" ("id", "clientId", "name", "data", "writerWakes")
+       SELECT o."id", ${c}, o."name", o."data", TRUE FROM (VALUES ${outbox}) AS o("tag", "id", "name", "data") WHERE ${keep("o")})`,
     `wd AS (INSERT INTO "webhook_deliveries" ("id", "clientId", "subscriptionId", "outboxEventId", "eventType", "body", "nextAttemptAt")
        SELECT d."id", ${c}, d."sub", d."outbox", d."type", d."body", ${at}
        FROM (VALUES ${deliveries}) AS d("tag", "id", "sub", "outbox", "type", "body") WHERE ${keep("d")})`,
