@@ -1,4 +1,3 @@
-import { env } from "@/lib/env";
 import { jobsPool } from "@/lib/db";
 import { JOB_WORK_CHANNEL } from "@/lib/jobs/listen";
 import { logError } from "@/lib/log";
@@ -11,10 +10,11 @@ import { logError } from "@/lib/log";
 // insert trigger does not notify for, and call wakeJobDrivers() once their statement has committed:
 //
 // - the drivers of this process are woken at once, in process (no round trip);
-// - the drivers of other processes and machines by a NOTIFY of its own, sent at most every NOTIFY_EVERY_MS
-//   per process: the first wake after a quiet spell at once, later ones together at the end of the spell.
-//   So a process under load holds the notify lock about 20 times a second instead of on every screening,
-//   and no wake is lost: the last one is always followed by a NOTIFY.
+// - the drivers of other processes and machines by a NOTIFY of its own, one at a time and at most every
+//   NOTIFY_EVERY_MS per process: the first wake after a quiet spell at once, later ones together at the end
+//   of the interval (or after the NOTIFY in flight). So a process under load holds the notify lock about 20
+//   times a second instead of on every screening, and every wake is followed by a NOTIFY sent after it; a
+//   process that shuts down sends the one it still owes (flushJobWake).
 //
 // A NOTIFY that fails (the database away) is not retried: every driver also polls (lib/jobs/driver.ts).
 
@@ -26,8 +26,14 @@ export const NOTIFY_STATEMENT = `SELECT pg_notify('${JOB_WORK_CHANNEL}', '')`;
 
 type TWakeState = {
   drivers: Set<() => void>;
+  /** performance.now() of the last NOTIFY sent (a monotonic clock: a clock step cannot hold NOTIFYs back) */
   lastNotify: number;
-  pending: NodeJS.Timeout | null;
+  /** the NOTIFY due at the end of the current interval */
+  timer: NodeJS.Timeout | null;
+  /** the NOTIFY in flight: one at a time per process */
+  inFlight: Promise<void> | null;
+  /** a wake arrived while a NOTIFY was in flight: it may have been sent before that commit, so send another */
+  again: boolean;
   lastErrorLog: number;
 };
 
@@ -36,7 +42,14 @@ type TWakeState = {
 const globalForWake = globalThis as unknown as { jobWake?: TWakeState };
 
 function state(): TWakeState {
-  return (globalForWake.jobWake ??= { drivers: new Set(), lastNotify: 0, pending: null, lastErrorLog: 0 });
+  return (globalForWake.jobWake ??= {
+    drivers: new Set(),
+    lastNotify: -Infinity,
+    timer: null,
+    inFlight: null,
+    again: false,
+    lastErrorLog: -Infinity,
+  });
 }
 
 /** A driver of this process, woken by wakeJobDrivers(); the answer unregisters it. */
@@ -53,25 +66,59 @@ export function registerLocalDriver(wake: () => void): () => void {
 export function wakeJobDrivers(): void {
   const s = state();
   for (const wake of s.drivers) wake();
-  // The embedded database serves one connection and one process: nobody else listens there.
-  if (env.DATABASE_POOL_SIZE <= 1 || s.pending) return;
-  const wait = s.lastNotify + NOTIFY_EVERY_MS - Date.now();
-  if (wait <= 0) return notify(s);
-  s.pending = setTimeout(() => {
-    s.pending = null;
-    notify(s);
+  schedule(s);
+}
+
+function schedule(s: TWakeState): void {
+  if (s.timer || s.again) return;
+  if (s.inFlight) {
+    s.again = true;
+    return;
+  }
+  const wait = s.lastNotify + NOTIFY_EVERY_MS - performance.now();
+  if (wait <= 0) return send(s);
+  s.timer = setTimeout(() => {
+    s.timer = null;
+    send(s);
   }, wait);
 }
 
-function notify(s: TWakeState): void {
-  s.lastNotify = Date.now();
+function send(s: TWakeState): void {
+  s.lastNotify = performance.now();
   // the background pool: the NOTIFY never waits for, nor takes, a screening's connection
   const pool = jobsPool();
-  // shutting down (lib/ops/graceful-shutdown.ts): the other processes' polls find the work
-  if (pool.ended) return;
-  pool.query(NOTIFY_STATEMENT).catch((err: unknown) => {
-    if (Date.now() - s.lastErrorLog < 60_000) return;
-    s.lastErrorLog = Date.now();
-    logError("could not notify the job drivers; they will find the work by their poll", err);
-  });
+  // shut down (lib/ops/graceful-shutdown.ts flushed the last one first)
+  if (pool.ending || pool.ended) return;
+  s.inFlight = pool
+    .query(NOTIFY_STATEMENT)
+    .then(
+      () => undefined,
+      (err: unknown) => {
+        if (performance.now() - s.lastErrorLog < 60_000) return;
+        s.lastErrorLog = performance.now();
+        logError("could not notify the job drivers; they will find the work by their poll", err);
+      },
+    )
+    .finally(() => {
+      s.inFlight = null;
+      if (!s.again) return;
+      s.again = false;
+      schedule(s);
+    });
+}
+
+/**
+ * Sends at once the NOTIFY still owed (due at the end of the interval, or after the one in flight) and waits
+ * for it: a process that shuts down leaves the other processes' drivers no work to find by their poll.
+ */
+export async function flushJobWake(): Promise<void> {
+  const s = state();
+  const owed = s.timer !== null || s.again;
+  if (s.timer) clearTimeout(s.timer);
+  s.timer = null;
+  s.again = false;
+  await s.inFlight;
+  if (!owed) return;
+  send(s);
+  await s.inFlight;
 }

@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import { jobsPool, pgPool } from "@/lib/db";
 import { env } from "@/lib/env";
 import { stopBackgroundJobs } from "@/lib/jobs/start";
+import { flushJobWake } from "@/lib/jobs/wake";
 import { logError, logInfo } from "@/lib/log";
 import { startDraining } from "@/lib/ops/lifecycle";
 
@@ -56,6 +57,8 @@ export async function shutDown(signal: string): Promise<void> {
       return 0;
     }),
   ]);
+  // the other processes' drivers are told of this process's last writes before its pools close
+  await flushJobWake();
   await Promise.allSettled([jobsPool(), pgPool()].map((pool) => (pool.ended ? null : pool.end())));
   logInfo("shut down", { signal, ms: Date.now() - started, jobRunsHandedBack: handedBack });
 }
