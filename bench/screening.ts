@@ -10,7 +10,7 @@
 // BENCH_SIZES=20000,10000000: one run per size (each its own database, <BENCH_DATABASE_URL>_<size>), then the
 // comparison of the sizes (screenings/s, p99, buffers per screening, the hot merchant against the others);
 // BENCH_ROUNDS=N: the sizes N times, alternating their order, compared by their medians. BENCH_PREWARM=0: the
-// database cold (by default its files are read into the OS cache first).
+// database as it is (by default its files are read into the OS cache first).
 // The server runs as `npm start` does (WEB_CONCURRENCY processes; by default one per core, half the cores when
 // the database is on this machine, as here: scripts/launch.ts) with a webhook
 // subscription to a local receiver; each level is followed by the same server's no-endpoint floor.

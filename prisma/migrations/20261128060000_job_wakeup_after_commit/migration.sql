@@ -2,9 +2,10 @@
 -- lock (PreCommit_Notify, "database 0") and holds it until its commit record is flushed, so notifying
 -- transactions commit one at a time, each behind the previous one's WAL flush, and never share a flush (group
 -- commit). Every screening with a webhook subscription writes outbox rows, and the trigger below notified in
--- each of them: on this project's 2-core machine, insert-and-notify transactions at 8 connections top out at
--- about 3,400 commits/s against 6,100 without the notify, and on storage whose flush takes a few milliseconds
--- (a network disk, a synchronous standby) the whole cluster's screenings would top out at a few hundred a second.
+-- each of them. On the 2-core development machine (bench/notify-commits.ts, docs/benchmarks.md), an insert and
+-- COMMIT at 8 connections made about 6,300 commits/s with a NOTIFY in it against 9,500 without, and with the WAL
+-- flush slowed to 2 ms (a network disk, a synchronous standby) 410 against 1,700: the whole cluster's
+-- screenings would top out at about 400 a second, however many servers.
 --
 -- So a writer may wake the job drivers itself, after its commit and outside any transaction (lib/jobs/wake.ts:
 -- the drivers of its own process at once, the others by a NOTIFY sent at most every 50 ms per process). Its
