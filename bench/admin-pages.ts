@@ -6,8 +6,8 @@
 // (through vitest rather than tsx: tsx's ESM loader cannot load next-auth's CJS provider that the
 // session module imports.)
 // Environment: ADMIN_BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/rss_dashboard_bench).
-import { spawnSync } from "node:child_process";
 import pg from "pg";
+import { freshDatabase } from "./fresh-database";
 
 const DB_URL =
   process.env.ADMIN_BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/rss_dashboard_bench";
@@ -38,16 +38,7 @@ async function seededClient(): Promise<string | null> {
 }
 
 async function seedBase(): Promise<string> {
-  const name = new URL(DB_URL).pathname.slice(1);
-  const admin = new URL(DB_URL);
-  admin.pathname = "/postgres";
-  await sql(admin.toString(), `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await sql(admin.toString(), `CREATE DATABASE "${name}"`);
-  const migrate = spawnSync(process.execPath, ["node_modules/prisma/build/index.js", "migrate", "deploy"], {
-    env: { ...process.env, DATABASE_URL: DB_URL },
-    stdio: "pipe",
-  });
-  if (migrate.status !== 0) throw new Error(`migrate failed: ${migrate.stderr.toString()}`);
+  await freshDatabase(DB_URL);
   const { createClient } = await import("@/lib/clients/create-client");
   const { seedDemoRules } = await import("@/lib/rules/demo-rules");
   const { prisma } = await import("@/lib/db");

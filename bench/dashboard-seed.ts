@@ -7,8 +7,8 @@
 // Environment: DASHBOARD_BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/rss_dashboard_bench),
 // DASHBOARD_BENCH_ROWS (transactions of the bench client, default 1000000),
 // DASHBOARD_BENCH_REUSE=1 to time an already seeded database again.
-import { spawnSync } from "node:child_process";
 import pg from "pg";
+import { freshDatabase } from "./fresh-database";
 
 const DB_URL =
   process.env.DASHBOARD_BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/rss_dashboard_bench";
@@ -45,21 +45,8 @@ async function sql(url: string, text: string): Promise<pg.QueryResult> {
   }
 }
 
-function adminUrl(): string {
-  const u = new URL(DB_URL);
-  u.pathname = "/postgres";
-  return u.toString();
-}
-
 async function seed(): Promise<void> {
-  const name = new URL(DB_URL).pathname.slice(1);
-  await sql(adminUrl(), `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await sql(adminUrl(), `CREATE DATABASE "${name}"`);
-  const migrate = spawnSync(process.execPath, ["node_modules/prisma/build/index.js", "migrate", "deploy"], {
-    env: { ...process.env, DATABASE_URL: DB_URL },
-    stdio: "pipe",
-  });
-  if (migrate.status !== 0) throw new Error(`migrate failed: ${migrate.stderr.toString()}`);
+  await freshDatabase(DB_URL);
 
   const { createClient } = await import("@/lib/clients/create-client");
   const { seedDemoRules } = await import("@/lib/rules/demo-rules");

@@ -20,8 +20,8 @@
 // BENCH_LINKS_RUNS (default 50) after 3 warm-up calls, the database time of its statements and the
 // process's CPU time per call; BENCH_LINKS_EXPLAIN=1 prints
 // EXPLAIN (ANALYZE, BUFFERS) of the depth-2 link statement.
-import { spawnSync } from "node:child_process";
 import pg from "pg";
+import { migrateDatabase } from "./fresh-database";
 
 const DB_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/rss_bench_links";
 process.env.DATABASE_URL = DB_URL;
@@ -52,11 +52,7 @@ async function adminQuery(text: string) {
 }
 
 function migrate() {
-  const run = spawnSync(process.execPath, ["node_modules/prisma/build/index.js", "migrate", "deploy"], {
-    env: { ...process.env, DATABASE_URL: DB_URL },
-    stdio: "pipe",
-  });
-  if (run.status !== 0) throw new Error(`migrate failed: ${run.stderr.toString()}`);
+  migrateDatabase(DB_URL);
 }
 
 async function load(db: pg.Client): Promise<string> {
@@ -76,7 +72,7 @@ async function load(db: pg.Client): Promise<string> {
   await db.query(`SET synchronous_commit = off; SET maintenance_work_mem = '512MB'; SET work_mem = '256MB'`);
   log(`loading client ${clientId}`);
   // the history's month partitions first, so that its rows do not go to the default partition
-  await db.query(`SELECT "month_partition_create"('transactions', 'occurredAt', m, 'transaction_keys', '"clientId", "id"')
+  await db.query(`SELECT "month_partition_create"('transactions', 'occurredAt', m, 'transaction_keys', '"clientId", "id", "occurredAt"')
      FROM generate_series(date_trunc('month', now() - interval '701 days', 'UTC'), now(), interval '1 month') m`);
 
   // Secondary indexes of transactions are built once after the load (far cheaper than 10 M inserts into

@@ -7,12 +7,11 @@
 // Environment: BENCH_SANCTIONS_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/rss_bench_sanctions),
 // BENCH_SANCTIONS_SIZES (50000,500000), BENCH_SANCTIONS_QUERIES (3000), BENCH_SANCTIONS_SCREENINGS (300),
 // BENCH_SANCTIONS_SKIP_DB=1 (in-memory part only).
-import { spawnSync } from "node:child_process";
 import { createWriteStream, mkdtempSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { SanctionsIndexBuilder, type TSanctionsEntityInput } from "@/lib/sanctions/sanctions-index";
+import { freshDatabase } from "./fresh-database";
 
 const DB_URL =
   process.env.BENCH_SANCTIONS_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/rss_bench_sanctions";
@@ -152,16 +151,6 @@ function benchInMemory(size: number): TMemoryRow {
   };
 }
 
-async function sql(url: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-
 async function writeCsv(file: string, entities: TSanctionsEntityInput[]): Promise<void> {
   const out = createWriteStream(file);
   const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
@@ -192,16 +181,7 @@ async function benchScreening(): Promise<{
   firstScreeningMs: number;
   rows: TThroughput[];
 }> {
-  const name = new URL(DB_URL).pathname.slice(1);
-  const admin = new URL(DB_URL);
-  admin.pathname = "/postgres";
-  await sql(admin.toString(), `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await sql(admin.toString(), `CREATE DATABASE "${name}"`);
-  const migrate = spawnSync(process.execPath, ["node_modules/prisma/build/index.js", "migrate", "deploy"], {
-    env: { ...process.env, DATABASE_URL: DB_URL },
-    stdio: "pipe",
-  });
-  if (migrate.status !== 0) throw new Error(`migrate failed: ${migrate.stderr.toString()}`);
+  await freshDatabase(DB_URL);
   process.env.DATABASE_URL = DB_URL;
 
   const { importSanctions } = await import("@/lib/sanctions/import-sanctions");

@@ -22,6 +22,7 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { benchUsers, screeningLoad, type TBenchSequence } from "./load";
 import { benchStatePath, readBenchState, type TBenchState, writeBenchState } from "./state";
+import { freshDatabase } from "./fresh-database";
 
 const DB_URL = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/rss_bench";
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -80,12 +81,6 @@ async function sql(url: string, text: string): Promise<pg.QueryResult> {
   } finally {
     await client.end();
   }
-}
-
-function adminUrl(): string {
-  const u = new URL(DB_URL);
-  u.pathname = "/postgres";
-  return u.toString();
 }
 
 /**
@@ -216,7 +211,6 @@ async function prewarm(): Promise<void> {
 }
 
 async function prepareDatabase(): Promise<TBenchState> {
-  const name = new URL(DB_URL).pathname.slice(1);
   if (process.env.BENCH_SKIP_LOAD === "1" && existsSync(STATE)) {
     log("reusing loaded database");
     const state = readBenchState(DB_URL);
@@ -236,13 +230,7 @@ async function prepareDatabase(): Promise<TBenchState> {
     await installRules(state.clientId);
     return state;
   }
-  await sql(adminUrl(), `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await sql(adminUrl(), `CREATE DATABASE "${name}"`);
-  const migrate = spawnSync(process.execPath, ["node_modules/prisma/build/index.js", "migrate", "deploy"], {
-    env: { ...process.env, DATABASE_URL: DB_URL },
-    stdio: "pipe",
-  });
-  if (migrate.status !== 0) throw new Error(`migrate failed: ${migrate.stderr.toString()}`);
+  await freshDatabase(DB_URL);
 
   process.env.DATABASE_URL = DB_URL;
   const { createClient } = await import("@/lib/clients/create-client");
@@ -253,7 +241,7 @@ async function prepareDatabase(): Promise<TBenchState> {
 
   log(`loading ${ROWS.toLocaleString()} historical transactions…`);
   // the history's month partitions first, so that its rows do not go to the default partition
-  await prisma.$executeRawUnsafe(`SELECT "month_partition_create"('transactions', 'occurredAt', m, 'transaction_keys', '"clientId", "id"')
+  await prisma.$executeRawUnsafe(`SELECT "month_partition_create"('transactions', 'occurredAt', m, 'transaction_keys', '"clientId", "id", "occurredAt"')
      FROM generate_series(date_trunc('month', now() - interval '31 days', 'UTC'), now(), interval '1 month') m`);
   const t0 = Date.now();
   const batch = 200_000;
@@ -303,7 +291,7 @@ async function prepareDatabase(): Promise<TBenchState> {
   await prisma.$executeRawUnsafe(`ALTER TABLE transactions ENABLE TRIGGER USER`);
   // the key triggers were off too: the loaded ids' keys, as the triggers would have kept them
   await prisma.$executeRawUnsafe(
-    `INSERT INTO transaction_keys ("clientId", id) SELECT "clientId", id FROM transactions WHERE "clientId" = '${clientId}'`,
+    `INSERT INTO transaction_keys ("clientId", id, "occurredAt") SELECT "clientId", id, "occurredAt" FROM transactions WHERE "clientId" = '${clientId}'`,
   );
   const t1 = Date.now();
   await prisma.$executeRawUnsafe(`SELECT transaction_buckets_rebuild('${clientId}')`);

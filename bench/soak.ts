@@ -5,12 +5,13 @@
 // Run: `BENCH_SOAK_SECONDS=600 npm run bench` or `npx tsx bench/soak.ts`. Environment:
 // BENCH_SOAK_DATABASE_URL (postgresql://postgres@127.0.0.1:5432/rss_soak), BENCH_SOAK_CONNECTIONS (8),
 // BENCH_SOAK_SAMPLE_SECONDS (5), BENCH_SOAK_PORT (3210). Results also in .data/soak-results.json.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
 import { startReceiver } from "@/tests/support/webhook-receiver";
+import { freshDatabase } from "./fresh-database";
 
 const DB_URL = process.env.BENCH_SOAK_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/rss_soak";
 const SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 600);
@@ -40,14 +41,7 @@ function adminUrl(): string {
 }
 
 async function prepareDatabase(): Promise<{ clientId: string; apiKey: string }> {
-  const name = new URL(DB_URL).pathname.slice(1);
-  await sql(adminUrl(), `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await sql(adminUrl(), `CREATE DATABASE "${name}"`);
-  const migrate = spawnSync(process.execPath, ["node_modules/prisma/build/index.js", "migrate", "deploy"], {
-    env: { ...process.env, DATABASE_URL: DB_URL },
-    stdio: "pipe",
-  });
-  if (migrate.status !== 0) throw new Error(`migrate failed: ${migrate.stderr.toString()}`);
+  await freshDatabase(DB_URL);
   process.env.DATABASE_URL = DB_URL;
   const { createClient } = await import("@/lib/clients/create-client");
   const { importRules } = await import("@/lib/rules/import-rules");

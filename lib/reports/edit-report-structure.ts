@@ -11,6 +11,7 @@ import { assertEditable, lockReport } from "@/lib/reports/report-access";
 import { readReportProfile } from "@/lib/reports/schemas";
 import { storeContent } from "@/lib/reports/set-report-fields";
 import type { TUser } from "@/lib/users/schemas";
+import { readStoredTransaction } from "@/lib/transactions/read-stored-transaction";
 
 export type TStructureChange =
   { op: "add"; parents: string[]; element: string } | { op: "remove"; paths: string[] };
@@ -28,10 +29,11 @@ async function subjectUser(
   if (inTx) {
     const number = getAtPath(content, `transactions[${inTx[1]}].transactionnumber`);
     if (typeof number === "string") {
-      const row = await tx.transaction.findFirst({
-        where: { clientId, id: number },
-        select: { userId: true },
-      });
+      const row = (
+        await readStoredTransaction(tx, clientId, number, (where) =>
+          tx.transaction.findUnique({ where, select: { userId: true } }),
+        )
+      )?.row;
       userId = row?.userId ?? null;
     }
   } else if (/^activity\.report_parties\[\d+\]\.person_my_client/.test(path)) userId = report.userId;

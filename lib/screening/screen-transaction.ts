@@ -52,12 +52,24 @@ export async function storedTransactionAssessment(
   db: Tx,
   { clientId, id }: { clientId: string; id: string },
 ): Promise<TTransactionAssessment | null> {
-  const row = await db.transaction.findUnique({ where: { clientId_id: { clientId, id } } });
+  // one statement: the row from its month (transaction_stored) and its decision's response (decision_response:
+  // planned once per session, it probes each month of "decisions"); by id alone each would be planned over
+  // every month partition on every call
+  const rows = await db.$queryRaw<
+    Array<{
+      id: string;
+      status: string;
+      riskLevel: string;
+      recommendedAction: string;
+      assessedAt: Date;
+      response: unknown;
+    }>
+  >`SELECT t."id", t."status", t."riskLevel", t."recommendedAction", t."assessedAt",
+      "decision_response"(t."decisionId") AS "response"
+    FROM "transaction_stored"(${clientId}, ${id}) t`;
+  const row = rows[0];
   if (!row) return null;
-  const decision = row.decisionId
-    ? await db.decision.findUnique({ where: { id: row.decisionId }, select: { response: true } })
-    : null;
-  const triggered = ((decision?.response as { triggered?: unknown[] } | null)?.triggered ?? []) as never[];
+  const triggered = ((row.response as { triggered?: unknown[] } | null)?.triggered ?? []) as never[];
   return response(
     row,
     assessment(
@@ -74,6 +86,8 @@ type TReadRow = {
   riskLevel: string | null;
   recommendedAction: string | null;
   assessedAt: Date | null;
+  /** the stored row's time: its replacement names the row's month partition */
+  storedOccurredAt: Date | null;
   response: { triggered?: unknown[] } | null;
 } & TPartyRead &
   Record<string, unknown>;
@@ -247,7 +261,7 @@ function readTemplate(
   });
   const sql = `${aggregates.ctes.length ? `WITH ${aggregates.ctes.join(",\n")} ` : ""}
      SELECT st."bodyHash", st."status", st."riskLevel", st."recommendedAction", st."assessedAt",
-       "decision_response"(st."decisionId") AS "response",
+       st."occurredAt" AS "storedOccurredAt", "decision_response"(st."decisionId") AS "response",
        u."data" AS "userData", u."status" AS "userStatus", u."createdAt" AS "userCreatedAt",
        m."data" AS "merchantData", m."status" AS "merchantStatus", m."createdAt" AS "merchantCreatedAt"
        ${inlineMerchant}${aggregates.columns.map((col, i) => `, ${col} AS "a${i}"`).join("")}
@@ -387,7 +401,8 @@ async function screenOnce(
            VALUES (${c}, ${id}, ${record.map(([, v]) => v).join(", ")}) RETURNING 1)`
       : // replace, guarded by the body read: changed since, the statement fails (below) and reads again
         `t AS (UPDATE "transactions" SET ${record.map(([k, v]) => `"${k}" = ${v}`).join(", ")}, "requestData" = NULL
-           WHERE "clientId" = ${c} AND "id" = ${id} AND "bodyHash" = ${p.add(replacedHash, "text")} RETURNING 1)`,
+           WHERE "clientId" = ${c} AND "id" = ${id} AND "occurredAt" = ${p.add(stored.storedOccurredAt, "timestamptz")}
+             AND "bodyHash" = ${p.add(replacedHash, "text")} RETURNING 1)`,
     `tu AS (INSERT INTO "transaction_updates" ("id", "clientId", "transactionId", "status", "type", "source", "occurredAt")
        VALUES (${p.add(newId(), "text")}, ${c}, ${id}, ${p.add(body.status, "text")}, '${replacedHash === null ? "submitted" : "resubmitted"}', 'api', ${occurredAt}))`,
     decisionCte(p, {

@@ -24,8 +24,12 @@ import { rowUserIdentifiersCte } from "@/lib/screening/sql/identifier-rows";
 // POST /v1/transaction/update in raw SQL (README.md here).
 //
 // Without transactionUpdateMonitoring: ONE statement (row update, its history row, the user's new
-// identifiers). The shallow merge of the stored body is the UPDATE's own (`data || patch`), so
-// concurrent updates of one transaction apply one after the other under the row lock, as before.
+// identifiers). The row update is transaction_apply_update: the row's month from transaction_keys, then
+// the UPDATE in that partition alone. The shallow merge of the stored body is the UPDATE's own
+// (`data || patch`), so concurrent updates of one transaction apply one after the other under the row lock.
+//
+// By id alone, a statement on "transactions" would be planned over every month partition (9 ms at 68
+// months): the read goes through transaction_versioned and the write names the row's "occurredAt".
 //
 // With monitoring the updated row is screened again, without BEGIN/COMMIT: ONE read (the stored row
 // with its version, user and merchant), the update planned in memory (merge, base amount at the rates
@@ -97,16 +101,11 @@ export async function updateTransaction({
   const plan = updatePlan(body);
   if (!client.features.has("transactionUpdateMonitoring")) {
     const p = new Params();
-    const c = p.add(client.id, "text");
-    const merged = `(t."data" || ${p.json(plan.patch)})`;
-    const fraud = p.add(body.isFraudulent ?? null, "boolean");
+    // the row's month first (transaction_keys): a statement by id alone would open every month partition
     const { rowCount } = await pool.query(
-      `WITH upd AS (UPDATE "transactions" t SET "status" = coalesce(${p.add(plan.status ?? null, "text")}, t."status"),
-         "isFraud" = coalesce(${fraud}, t."isFraud"), "data" = ${merged},
-         "accountId" = ${merged} ->> 'accountId', "paymentMethod" = ${merged} ->> 'paymentMethod',
-         "cardFingerprint" = ${merged} -> 'card' ->> 'cardFingerprint', "updatedAt" = ${p.add(new Date(), "timestamptz")},
-         "requestData" = coalesce(t."requestData", t."data")
-       WHERE t."clientId" = ${c} AND t."id" = ${p.add(body.transactionId, "text")} RETURNING t."id", t."userId"),
+      `WITH upd AS (SELECT * FROM "transaction_apply_update"(${p.add(client.id, "text")},
+         ${p.add(body.transactionId, "text")}, ${p.add(plan.status ?? null, "text")},
+         ${p.add(body.isFraudulent ?? null, "boolean")}, ${p.json(plan.patch)}, ${p.add(new Date(), "timestamptz")})),
        ${updateSideCtes(p, client.id, body, plan).join(",\n")}
        SELECT 1 FROM upd`,
       p.values,
@@ -145,13 +144,13 @@ type TReadRow = {
 
 /** The read of a monitored update: the stored row with its version, user and merchant (no row: unknown id). */
 function readSql(params: TSqlParams, clientSql: string, transactionId: string): string {
-  return `SELECT to_jsonb(t) AS "row", t.xmin::text AS "version",
+  // through the row's month (transaction_versioned): by id alone the plan would hold every month partition
+  return `SELECT t."row", t."version",
     u."data" AS "userData", u."status" AS "userStatus", u."createdAt" AS "userCreatedAt",
     m."data" AS "merchantData", m."status" AS "merchantStatus", m."createdAt" AS "merchantCreatedAt"
-  FROM "transactions" t
-  LEFT JOIN "users" u ON u."clientId" = t."clientId" AND u."id" = t."userId"
-  LEFT JOIN "merchants" m ON m."clientId" = t."clientId" AND m."id" = t."merchantId"
-  WHERE t."clientId" = ${clientSql} AND t."id" = ${params.add(transactionId, "text")}`;
+  FROM "transaction_versioned"(${clientSql}, ${params.add(transactionId, "text")}) t
+  LEFT JOIN "users" u ON u."clientId" = ${clientSql} AND u."id" = t."userId"
+  LEFT JOIN "merchants" m ON m."clientId" = ${clientSql} AND m."id" = t."merchantId"`;
 }
 
 /** The read of a monitored update as it travels with the API key read (`read` null: unknown id). */
@@ -294,7 +293,8 @@ async function rescreenOnce(
   const ctes = [
     ...write.ctes,
     `upd AS (UPDATE "transactions" SET ${fields.map(([k, v]) => `"${k}" = ${v}`).join(", ")}
-       WHERE "clientId" = ${qc} AND "id" = ${qid} AND xmin = ${q.add(read.version, "text")}::xid
+       WHERE "clientId" = ${qc} AND "id" = ${qid} AND "occurredAt" = ${q.add(stored.occurredAt, "timestamptz")}
+         AND xmin = ${q.add(read.version, "text")}::xid
        RETURNING "id", "userId")`,
     ...updateSideCtes(q, clientId, body, plan),
   ];

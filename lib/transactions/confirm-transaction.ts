@@ -5,6 +5,7 @@ import { actorLabel, type TDashboardActor } from "@/lib/alerts/actor";
 import { settleAlerts } from "@/lib/alerts/settle-alerts";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { webhookPayload } from "@/lib/webhooks/payloads";
+import { readStoredTransaction } from "@/lib/transactions/read-stored-transaction";
 
 export type TConfirmationKind = TConfirmTransaction["kind"];
 
@@ -43,11 +44,15 @@ export async function confirmTransaction(
   const { clientId, kind, confirmer, transactionId, feedback, closeAlerts } = input;
   const confirmedBy = actorLabel(confirmer);
   return prisma.$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<{ status: string; isFraud: boolean; isChargeback: boolean }[]>`
-      SELECT status, "isFraud", "isChargeback" FROM transactions
-      WHERE "clientId" = ${clientId} AND id = ${transactionId} FOR UPDATE`;
-    const current = rows[0];
-    if (!current) throw notFound("/transactionId", "Transaction not found");
+    const found = await readStoredTransaction(tx, clientId, transactionId, async (where) => {
+      const rows = await tx.$queryRaw<{ status: string; isFraud: boolean; isChargeback: boolean }[]>`
+        SELECT status, "isFraud", "isChargeback" FROM transactions
+        WHERE "clientId" = ${clientId} AND id = ${transactionId} AND "occurredAt" = ${where.occurredAt}
+        FOR UPDATE`;
+      return rows[0];
+    });
+    if (!found) throw notFound("/transactionId", "Transaction not found");
+    const { where, row: current } = found;
     const now = new Date();
     const already = kind === "fraud" ? current.isFraud : current.isChargeback;
     const settle = async () =>
@@ -78,7 +83,7 @@ export async function confirmTransaction(
     }
 
     await tx.transaction.update({
-      where: { clientId_id: { clientId, id: transactionId } },
+      where,
       data:
         kind === "fraud"
           ? { isFraud: true, updatedAt: now }

@@ -7,6 +7,7 @@ import { notFound } from "@/lib/errors/domain-error";
 import type { TSanctionsHit } from "@/lib/sanctions/score-context";
 import type { TEvaluatedRule } from "@/lib/screening/evaluate-rules";
 import { conditionValues } from "@/lib/transactions/condition-values";
+import { readStoredTransaction } from "@/lib/transactions/read-stored-transaction";
 
 export type TRuleExplanation = {
   ruleId: string;
@@ -115,7 +116,11 @@ export async function getTransactionDetail({
   clientId: string;
   transactionId: string;
 }): Promise<TTransactionDetail> {
-  const tx = await prisma.transaction.findUnique({ where: { clientId_id: { clientId, id: transactionId } } });
+  const tx = (
+    await readStoredTransaction(prisma, clientId, transactionId, (where) =>
+      prisma.transaction.findUnique({ where }),
+    )
+  )?.row;
   if (!tx) throw notFound("/transactionId", "Transaction not found");
 
   // The current decision is explained in the same round as the rest: its id is on the row.

@@ -3,6 +3,7 @@ import { notFound } from "@/lib/errors/domain-error";
 import type { TUserRecord } from "@/lib/users/schemas";
 import { serializeUser, USER_RECORD_SELECT } from "@/lib/users/serialize-user";
 import { transactionUserId } from "@/lib/users/transaction-parties";
+import { readStoredTransaction } from "@/lib/transactions/read-stored-transaction";
 
 /** GET /v1/users/transactions/{transactionId}: the user who made the transaction. */
 export async function getTransactionUser({
@@ -12,10 +13,11 @@ export async function getTransactionUser({
   clientId: string;
   transactionId: string;
 }): Promise<TUserRecord> {
-  const transaction = await prisma.transaction.findUnique({
-    where: { clientId_id: { clientId, id: transactionId } },
-    select: { userId: true, data: true },
-  });
+  const transaction = (
+    await readStoredTransaction(prisma, clientId, transactionId, (where) =>
+      prisma.transaction.findUnique({ where, select: { userId: true, data: true } }),
+    )
+  )?.row;
   if (!transaction) throw notFound("/transactionId", "Transaction not found");
   const userId = transactionUserId(transaction);
   const row = userId

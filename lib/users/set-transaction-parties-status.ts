@@ -4,6 +4,7 @@ import { ensureUser } from "@/lib/users/ensure-user";
 import type { TStoredUserStatus, TTransactionPartiesStatus } from "@/lib/users/schemas";
 import { setUserStatus } from "@/lib/users/set-user-status";
 import { transactionRecipientIds, transactionUserId } from "@/lib/users/transaction-parties";
+import { readStoredTransaction } from "@/lib/transactions/read-stored-transaction";
 
 /**
  * PUT /v1/users/transactions/{transactionId}/status: sets the status of the transaction's sender
@@ -20,10 +21,11 @@ export async function setTransactionPartiesStatus({
   transactionId: string;
   input: TTransactionPartiesStatus;
 }): Promise<{ transactionId: string; users: { id: string; status: TStoredUserStatus }[] }> {
-  const transaction = await prisma.transaction.findUnique({
-    where: { clientId_id: { clientId, id: transactionId } },
-    select: { userId: true, data: true, occurredAt: true },
-  });
+  const transaction = (
+    await readStoredTransaction(prisma, clientId, transactionId, (where) =>
+      prisma.transaction.findUnique({ where, select: { userId: true, data: true, occurredAt: true } }),
+    )
+  )?.row;
   if (!transaction) throw notFound("/transactionId", "Transaction not found");
 
   const parties = input.parties ?? "user";
