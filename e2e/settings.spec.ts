@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { DEMO_SCHEMA_NAME, demoFiuSchema } from "../lib/reports/demo-reports";
 import { DEMO } from "../prisma/seed";
 import { signIn } from "./support";
 
@@ -87,4 +88,24 @@ test("a reviewer has no retention setting to change", async ({ page }) => {
   await signIn(page, DEMO.reviewer);
   await page.goto("/dashboard/settings");
   await expect(page.getByRole("button", { name: "Save retention period" })).toHaveCount(0);
+});
+
+test("a schema switch stays confirmed once the page shows the new schema", async ({ page }) => {
+  await signIn(page, DEMO.admin);
+  await page.goto("/dashboard/settings");
+  const schema = page.getByTestId("goaml-schema");
+  await expect(schema.getByTestId("goaml-schema-name")).toHaveText(DEMO_SCHEMA_NAME);
+  // the form is remade for the new schema (its key): the confirmation must survive it
+  await schema.getByRole("button", { name: "Use the generic goAML 5.0.1 schema" }).click();
+  await expect(schema.getByTestId("goaml-schema-name")).not.toHaveText(DEMO_SCHEMA_NAME, { timeout: 30_000 });
+  await expect(schema.getByRole("status")).toHaveText("Schema saved.");
+  await page.screenshot({ path: `${SHOTS}/settings-schema-saved.png`, fullPage: false });
+  // back to the demo FIU's schema, which the report specs expect
+  await schema.getByTestId("goaml-schema-file").setInputFiles({
+    name: DEMO_SCHEMA_NAME,
+    mimeType: "application/xml",
+    buffer: Buffer.from(demoFiuSchema()),
+  });
+  await expect(schema.getByTestId("goaml-schema-name")).toHaveText(DEMO_SCHEMA_NAME, { timeout: 120_000 });
+  await expect(schema.getByRole("status")).toHaveText("Schema saved.");
 });

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { CodeChecklist } from "@/components/reports/code-checklist";
 import { featureInfo, listChanges } from "@/components/settings/features";
 import { GoamlMisfits } from "@/components/settings/goaml-misfits";
-import { useGoamlSchemaUpload, useSaveSettings } from "@/components/settings/hooks";
+import { useGoamlSchemaSaved, useGoamlSchemaUpload, useSaveSettings } from "@/components/settings/hooks";
 import { Button, Card, Dialog, ErrorNote, inputClass } from "@/components/ui";
 import { formatEnum } from "@/lib/format";
 import type { TSettingsView } from "@/lib/admin/settings";
@@ -102,6 +102,7 @@ function IndicatorPicker({
 
 function SchemaUpload({ goaml }: { goaml: TSettingsView["goaml"] }) {
   const upload = useGoamlSchemaUpload();
+  const saved = useGoamlSchemaSaved();
   return (
     <div className="mb-4 rounded-md bg-slate-50 p-3 text-sm" data-testid="goaml-schema">
       <p>
@@ -137,7 +138,7 @@ function SchemaUpload({ goaml }: { goaml: TSettingsView["goaml"] }) {
         {upload.isPending && <span className="text-xs text-slate-600">Checking the schema…</span>}
       </div>
       {upload.isError && <ErrorNote>{upload.error.message}</ErrorNote>}
-      {upload.isSuccess && (
+      {saved && !upload.isPending && !upload.isError && (
         <p role="status" className="mt-1 text-sm text-emerald-700">
           Schema saved.
         </p>
