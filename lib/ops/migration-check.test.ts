@@ -70,6 +70,18 @@ describe("the expand/contract check of migrations", () => {
     expect(checkMigration(NAME, sql)).toEqual([]);
   });
 
+  it("accepts a swap whose new table has its own storage parameters", () => {
+    const sql = `
+      CREATE TABLE "transaction_buckets_busy" (LIKE "transaction_buckets" INCLUDING DEFAULTS) WITH (fillfactor = 80);
+      INSERT INTO "transaction_buckets_busy" SELECT * FROM "transaction_buckets" WHERE "count" >= 4;
+      ALTER TABLE "transaction_buckets" RENAME TO "transaction_buckets_all_days";
+      ALTER TABLE "transaction_buckets_busy" RENAME TO "transaction_buckets";
+      DROP TABLE "transaction_buckets_all_days";
+      ALTER TABLE "transaction_buckets" ADD CONSTRAINT "transaction_buckets_pkey" PRIMARY KEY ("clientId", "dim");
+    `;
+    expect(checkMigration(NAME, sql)).toEqual([]);
+  });
+
   it("accepts two swaps in one migration (a table referencing the other swapped first), and nothing else on them", () => {
     const swap = (t: string, col: string) => `
       CREATE TABLE "${t}_partitioned" (LIKE "${t}" INCLUDING DEFAULTS) PARTITION BY RANGE ("${col}");

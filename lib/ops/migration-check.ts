@@ -11,7 +11,8 @@
 //
 // One exception to "no RENAME": a *swap*, which replaces a table by one with the same name and the same
 // columns (a table partitioned in place: docs/operations.md, "Partitions and retention"). The migration
-// creates `CREATE TABLE <new> (LIKE <table> [INCLUDING ...]) [PARTITION BY ...]`, then renames <table> away
+// creates `CREATE TABLE <new> (LIKE <table> [INCLUDING ...]) [WITH (<storage parameters>)] [PARTITION BY ...]`,
+// then renames <table> away
 // and <new> to <table>, in that order; the table renamed away may be dropped, and after the swap <table> may
 // get its primary key (`ALTER TABLE <table> ADD [CONSTRAINT <name>] PRIMARY KEY (...)`; a partitioned table's
 // must hold the partition key, so it is made anew). Everything else on <table> is checked as on any existing
@@ -67,7 +68,7 @@ function swapsOf(
   const likes = new Map<string, string>(); // new table -> the table its columns come from
   for (const s of statements) {
     const m = new RegExp(
-      `^CREATE TABLE ${NAME} \\( ?LIKE ${NAME}(?: (?:INCLUDING|EXCLUDING) [A-Z]+)* ?\\)(?: PARTITION BY .*)?$`,
+      `^CREATE TABLE ${NAME} \\( ?LIKE ${NAME}(?: (?:INCLUDING|EXCLUDING) [A-Z]+)* ?\\)(?: WITH \\([\\w\\s=,.]+\\))?(?: PARTITION BY .*)?$`,
       "i",
     ).exec(s);
     if (m) likes.set(ident(m[1]!), ident(m[2]!));
