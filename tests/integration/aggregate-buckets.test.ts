@@ -227,11 +227,13 @@ async function bucketChecks(clientId: string) {
                 WHEN 4 THEN t."userDeviceId" ELSE t."cardFingerprint" END = b."key"
               AND t."occurredAt" >= b."start" AND t."occurredAt" < b."start" + b."minutes" * interval '1 minute') AS r
          FROM b),
+       -- the busy days (4 rows or more): each must have its bucket
        days AS (
-         SELECT DISTINCT k."dim", k."key", date_trunc('day', t."occurredAt", 'UTC') AS "start" FROM "transactions" t
+         SELECT k."dim", k."key", date_trunc('day', t."occurredAt", 'UTC') AS "start" FROM "transactions" t
          CROSS JOIN LATERAL (VALUES (1::smallint, t."userId"), (2::smallint, t."merchantId"), (3::smallint, t."accountId"),
            (4::smallint, t."userDeviceId"), (5::smallint, t."cardFingerprint")) AS k("dim", "key")
-         WHERE t."clientId" = $1 AND k."key" IS NOT NULL)
+         WHERE t."clientId" = $1 AND k."key" IS NOT NULL
+         GROUP BY 1, 2, 3 HAVING count(*) >= 4)
        SELECT
          (SELECT count(*) FROM raw WHERE r IS DISTINCT FROM ROW("count", "amountSum", "baseCount", "baseSum")) AS wrong,
          (SELECT count(*) FROM days d WHERE NOT EXISTS (SELECT 1 FROM b WHERE b."minutes" = 1440 AND b."dim" = d."dim"
@@ -376,6 +378,217 @@ describe("aggregates over time buckets", () => {
         }
       }
     expect(checked).toBe(ends.length * lengths.length * 2);
+  });
+
+  it("keeps buckets of busy days only (4 rows or more) and reads the quiet days from their rows", async () => {
+    const { clientId } = await createTestClient();
+    const day0 = Date.UTC(2026, 10, 1);
+    // 20 days: day d holds d % 6 rows (0 to 5), one of them a dense day of 50
+    const times: number[] = [];
+    for (let d = 0; d < 20; d++) {
+      const rows = d === 13 ? 50 : d % 6;
+      for (let i = 0; i < rows; i++) times.push(day0 + d * DAY + 3 * HOUR + i * 17 * MINUTE);
+    }
+    await insertMerchantRows(clientId, "m-quiet", "q", times);
+    const dayBuckets = async () =>
+      (
+        await prisma.$queryRawUnsafe<Array<{ start: Date; count: bigint }>>(
+          `SELECT "start", "count" FROM "transaction_buckets" WHERE "clientId" = $1 AND "key" = 'm-quiet'
+             AND "dim" = 2 AND "minutes" = 1440 ORDER BY "start"`,
+          clientId,
+        )
+      ).map((b) => [(b.start.getTime() - day0) / DAY, Number(b.count)]);
+    // only the days with 4 or more rows have a bucket
+    expect(await dayBuckets()).toEqual([
+      [4, 4],
+      [5, 5],
+      [10, 4],
+      [11, 5],
+      [13, 50],
+      [16, 4],
+      [17, 5],
+    ]);
+
+    // windows over quiet and busy days, whole and ragged, with and without extremes
+    const check = async () => {
+      let checked = 0;
+      for (const to of [day0 + 20 * DAY, day0 + 14 * DAY + 5 * HOUR, day0 + 5 * DAY + 3 * HOUR + 20 * MINUTE])
+        for (const length of [HOUR, 5 * HOUR, DAY, 3 * DAY + 7 * HOUR, 7 * DAY, 30 * DAY]) {
+          const from = to - length;
+          const values = times.flatMap((t, i) => (t > from && t <= to ? [i + 1] : []));
+          for (const extremes of [true, false]) {
+            const { answer, expected } = await windowTotals(clientId, "m-quiet", extremes, from, to, values);
+            expect(answer, `(${from}, ${to}], extremes ${extremes}`).toEqual(expected);
+            checked++;
+          }
+        }
+      return checked;
+    };
+    expect(await check()).toBe(36);
+
+    // a quiet day's fourth row, inserted alone, and one moved in from another day, build their days' buckets
+    times.push(day0 + 3 * DAY + 9 * HOUR);
+    await insertRows(clientId, [
+      {
+        id: "r0",
+        userId: null,
+        merchantId: "m-quiet",
+        accountId: null,
+        userDeviceId: null,
+        cardFingerprint: null,
+        amount: String(times.length),
+        baseAmount: null,
+        occurredAt: new Date(times.at(-1)!).toISOString(),
+      },
+    ]);
+    // q0 (day 1) is now on day 9, which held 3
+    times[0] = day0 + 9 * DAY + HOUR;
+    await prisma.$executeRawUnsafe(
+      `UPDATE "transactions" SET "occurredAt" = $2::timestamptz WHERE "clientId" = $1 AND "id" = 'q0'`,
+      clientId,
+      new Date(times[0]).toISOString(),
+    );
+    // a busy day that loses rows keeps its bucket, exact
+    await prisma.$executeRawUnsafe(
+      `DELETE FROM "transactions" WHERE "clientId" = $1 AND "id" = ANY($2)`,
+      clientId,
+      [
+        "q" + times.findIndex((t) => t >= day0 + 16 * DAY),
+        "q" + (times.findIndex((t) => t >= day0 + 16 * DAY) + 1),
+      ],
+    );
+    const d16 = times.findIndex((t) => t >= day0 + 16 * DAY);
+    times.splice(d16, 2, NaN, NaN);
+    expect(await dayBuckets()).toEqual([
+      [3, 4],
+      [4, 4],
+      [5, 5],
+      [9, 4],
+      [10, 4],
+      [11, 5],
+      [13, 50],
+      [16, 2],
+      [17, 5],
+    ]);
+    expect(await check()).toBe(36);
+    expect(
+      (await prisma.$queryRawUnsafe<Array<{ mismatches: number }>>(BUCKET_MISMATCHES_SQL))[0]!.mismatches,
+    ).toBe(0);
+  });
+
+  it("builds a quiet day's bucket once: a writer of the same day waits for the one building it, whatever its time zone", async () => {
+    const { clientId } = await createTestClient();
+    const day = Date.UTC(2026, 10, 18);
+    await insertMerchantRows(clientId, "m-race", "a", [day + HOUR, day + 2 * HOUR, day + 3 * HOUR]);
+    const insert = `INSERT INTO "transactions" ("clientId", "id", "merchantId", "status", "currencyCode", "amount",
+        "occurredAt", "data", "bodyHash", "riskLevel", "recommendedAction", "assessedAt")
+      VALUES ($1, $2, 'm-race', 'PENDING', 'EUR', $3, $4, '{}', 'h', 'low', 'ALLOW', now())`;
+    const first = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    const second = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await first.connect();
+    await second.connect();
+    try {
+      await first.query(`SET TIME ZONE 'UTC'`);
+      await second.query(`SET TIME ZONE 'Asia/Tokyo'`);
+      // the fourth row of the day builds its bucket; the transaction stays open
+      await first.query("BEGIN");
+      await first.query(insert, [clientId, "b4", 10, new Date(day + 4 * HOUR).toISOString()]);
+      // the fifth, from another session: it waits for the first at the day's lock
+      const pid = (await second.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
+      const fifth = second.query(insert, [clientId, "b5", 20, new Date(day + 5 * HOUR).toISOString()]);
+      let waiting = "";
+      for (let i = 0; i < 50 && waiting !== "advisory"; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        const { rows } = await first.query<{ wait: string | null }>(
+          `SELECT wait_event AS wait FROM pg_stat_activity WHERE pid = $1`,
+          [pid],
+        );
+        waiting = rows[0]?.wait ?? "";
+      }
+      expect(waiting).toBe("advisory");
+      await first.query("COMMIT");
+      await fifth;
+    } finally {
+      await first.end();
+      await second.end();
+    }
+    const buckets = await prisma.$queryRawUnsafe<Array<{ count: bigint; amountSum: string }>>(
+      `SELECT "count", "amountSum"::text AS "amountSum" FROM "transaction_buckets"
+        WHERE "clientId" = $1 AND "key" = 'm-race' AND "minutes" = 1440`,
+      clientId,
+    );
+    // the three first rows' amounts are 1, 2 and 3
+    expect(buckets.map((b) => [Number(b.count), Number(b.amountSum)])).toEqual([[5, 36]]);
+  });
+
+  it("takes a bounded number of locks for a statement of thousands of groups and days, and stays exact", async () => {
+    const { clientId } = await createTestClient();
+    // 5,000 rows in one statement, each its own user, account, device and card (20,000 group days), over 100
+    // days: a lock per group day would exhaust the server's shared lock table ("out of shared memory")
+    const day = Date.UTC(2026, 7, 1);
+    const rows: TRow[] = Array.from({ length: 5000 }, (_, i) => ({
+      id: `bulk-${i}`,
+      userId: `bu${i}`,
+      merchantId: `bm${i % 7}`,
+      accountId: `ba${i}`,
+      userDeviceId: `bd${i}`,
+      cardFingerprint: `bf${i}`,
+      amount: String(i % 100),
+      baseAmount: null,
+      occurredAt: new Date(day + (i % 100) * DAY + i * 1000).toISOString(),
+    }));
+    await insertRows(clientId, rows);
+    // and again over 30 days (more than 64 group days, fewer than 64 client days)
+    await insertRows(
+      clientId,
+      rows.slice(0, 1000).map((r, i) => ({
+        ...r,
+        id: `bulk-b-${i}`,
+        occurredAt: new Date(day + (i % 30) * DAY).toISOString(),
+      })),
+    );
+    const stored = await prisma.$queryRawUnsafe<Array<{ n: bigint }>>(
+      `SELECT count(*) AS n FROM "transactions" WHERE "clientId" = $1`,
+      clientId,
+    );
+    expect(Number(stored[0]!.n)).toBe(6000);
+    expect(
+      (await prisma.$queryRawUnsafe<Array<{ mismatches: number }>>(BUCKET_MISMATCHES_SQL))[0]!.mismatches,
+    ).toBe(0);
+  });
+
+  it("fails a transaction snapshot's change to a day whose bucket was made after it (40001), instead of missing it", async () => {
+    const { clientId } = await createTestClient();
+    const day = Date.UTC(2026, 10, 17);
+    await insertMerchantRows(clientId, "m-snapshot", "s", [day + HOUR, day + 2 * HOUR, day + 3 * HOUR]);
+    const retention = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await retention.connect();
+    try {
+      // as retention does: a REPEATABLE READ transaction, its snapshot taken before the day's bucket exists
+      await retention.query("BEGIN ISOLATION LEVEL REPEATABLE READ");
+      await retention.query(`SELECT count(*) FROM "transactions" WHERE "clientId" = $1`, [clientId]);
+      // the day's fourth row, from another session, builds its bucket
+      await insertMerchantRows(clientId, "m-snapshot", "t", [day + 4 * HOUR]);
+      const deleted = retention.query(`DELETE FROM "transactions" WHERE "clientId" = $1 AND "id" = 's0'`, [
+        clientId,
+      ]);
+      await expect(deleted).rejects.toMatchObject({ code: "40001" });
+      await retention.query("ROLLBACK");
+      // retried, it takes the row out of the bucket
+      await retention.query("BEGIN ISOLATION LEVEL REPEATABLE READ");
+      await retention.query(`DELETE FROM "transactions" WHERE "clientId" = $1 AND "id" = 's0'`, [clientId]);
+      await retention.query("COMMIT");
+    } finally {
+      await retention.end();
+    }
+    const buckets = await prisma.$queryRawUnsafe<Array<{ count: bigint }>>(
+      `SELECT "count" FROM "transaction_buckets" WHERE "clientId" = $1 AND "key" = 'm-snapshot' AND "minutes" = 1440`,
+      clientId,
+    );
+    expect(buckets.map((b) => Number(b.count))).toEqual([3]);
+    expect(
+      (await prisma.$queryRawUnsafe<Array<{ mismatches: number }>>(BUCKET_MISMATCHES_SQL))[0]!.mismatches,
+    ).toBe(0);
   });
 
   it("moves a row within its hour, and within its day, with the same amount, in the hour and minute buckets", async () => {

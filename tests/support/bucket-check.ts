@@ -1,6 +1,7 @@
 // The transaction buckets against plain SQL over the raw rows: the number of buckets that disagree. A bucket
 // must hold its rows' count and sums (an emptied one: zero), and their extremes unless marked stale; every
-// day with rows has its bucket, every hour with rows of a dense day too, and every minute of a dense hour.
+// day with 4 rows or more has its bucket (a quieter day may have one, if it had 4 once), every hour with rows of a
+// dense day too, and every minute of a dense hour.
 export const BUCKET_MISMATCHES_SQL = `
   WITH raw AS (
     SELECT t."clientId", k."dim", k."key", g."minutes", g."start", count(*) AS "count",
@@ -21,7 +22,7 @@ export const BUCKET_MISMATCHES_SQL = `
   FULL JOIN raw r ON r."clientId" = b."clientId" AND r."dim" = b."dim" AND r."key" = b."key"
     AND r."minutes" = b."minutes" AND r."start" = b."start"
   WHERE CASE
-    WHEN b."clientId" IS NULL THEN r."minutes" = 1440 OR EXISTS (
+    WHEN b."clientId" IS NULL THEN (r."minutes" = 1440 AND r."count" >= 4) OR EXISTS (
       SELECT 1 FROM "transaction_buckets" p WHERE p."clientId" = r."clientId" AND p."dim" = r."dim"
         AND p."key" = r."key" AND p."denseXid" IS NOT NULL
         AND p."minutes" = CASE WHEN r."minutes" = 60 THEN 1440 ELSE 60 END
