@@ -91,7 +91,8 @@ $fn$;
 -- The days of a change (as transaction_bucket_net gives them) that have no bucket and gained rows: their buckets
 -- built from their rows where they hold 4 or more (48 or more: dense, marked `mark`). Returns the days built dense.
 -- Each day is counted first by one static statement per group column (its plan prunes the month at start), at
--- most 4 rows; only the days that reach 4 are read in full.
+-- most 4 rows; only the days that reach 4 are read in full. More than 64 days (a bulk statement) are read in
+-- full at once instead: a statement per day would be millions for an import of millions of rows.
 CREATE FUNCTION "transaction_buckets_busy_build"(candidates "transaction_bucket_net_row"[], mark BIGINT)
 RETURNS "transaction_bucket_period"[] LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $fn$
 DECLARE
@@ -101,28 +102,32 @@ DECLARE
   rows_so_far INT;
   day_end TIMESTAMPTZ;
 BEGIN
-  FOREACH c IN ARRAY candidates LOOP
-    day_end := c."start" + interval '1 day';
-    IF c."dim" = 1 THEN
-      SELECT count(*) INTO rows_so_far FROM (SELECT 1 FROM "transactions" t WHERE t."clientId" = c."clientId"
-        AND t."userId" = c."key" AND t."occurredAt" >= c."start" AND t."occurredAt" < day_end LIMIT 4) x;
-    ELSIF c."dim" = 2 THEN
-      SELECT count(*) INTO rows_so_far FROM (SELECT 1 FROM "transactions" t WHERE t."clientId" = c."clientId"
-        AND t."merchantId" = c."key" AND t."occurredAt" >= c."start" AND t."occurredAt" < day_end LIMIT 4) x;
-    ELSIF c."dim" = 3 THEN
-      SELECT count(*) INTO rows_so_far FROM (SELECT 1 FROM "transactions" t WHERE t."clientId" = c."clientId"
-        AND t."accountId" = c."key" AND t."occurredAt" >= c."start" AND t."occurredAt" < day_end LIMIT 4) x;
-    ELSIF c."dim" = 4 THEN
-      SELECT count(*) INTO rows_so_far FROM (SELECT 1 FROM "transactions" t WHERE t."clientId" = c."clientId"
-        AND t."userDeviceId" = c."key" AND t."occurredAt" >= c."start" AND t."occurredAt" < day_end LIMIT 4) x;
-    ELSE
-      SELECT count(*) INTO rows_so_far FROM (SELECT 1 FROM "transactions" t WHERE t."clientId" = c."clientId"
-        AND t."cardFingerprint" = c."key" AND t."occurredAt" >= c."start" AND t."occurredAt" < day_end LIMIT 4) x;
-    END IF;
-    IF rows_so_far >= 4 THEN
-      days := days || c;
-    END IF;
-  END LOOP;
+  IF cardinality(candidates) > 64 THEN
+    days := candidates;
+  ELSE
+    FOREACH c IN ARRAY candidates LOOP
+      day_end := c."start" + interval '1 day';
+      IF c."dim" = 1 THEN
+        SELECT count(*) INTO rows_so_far FROM (SELECT 1 FROM "transactions" t WHERE t."clientId" = c."clientId"
+          AND t."userId" = c."key" AND t."occurredAt" >= c."start" AND t."occurredAt" < day_end LIMIT 4) x;
+      ELSIF c."dim" = 2 THEN
+        SELECT count(*) INTO rows_so_far FROM (SELECT 1 FROM "transactions" t WHERE t."clientId" = c."clientId"
+          AND t."merchantId" = c."key" AND t."occurredAt" >= c."start" AND t."occurredAt" < day_end LIMIT 4) x;
+      ELSIF c."dim" = 3 THEN
+        SELECT count(*) INTO rows_so_far FROM (SELECT 1 FROM "transactions" t WHERE t."clientId" = c."clientId"
+          AND t."accountId" = c."key" AND t."occurredAt" >= c."start" AND t."occurredAt" < day_end LIMIT 4) x;
+      ELSIF c."dim" = 4 THEN
+        SELECT count(*) INTO rows_so_far FROM (SELECT 1 FROM "transactions" t WHERE t."clientId" = c."clientId"
+          AND t."userDeviceId" = c."key" AND t."occurredAt" >= c."start" AND t."occurredAt" < day_end LIMIT 4) x;
+      ELSE
+        SELECT count(*) INTO rows_so_far FROM (SELECT 1 FROM "transactions" t WHERE t."clientId" = c."clientId"
+          AND t."cardFingerprint" = c."key" AND t."occurredAt" >= c."start" AND t."occurredAt" < day_end LIMIT 4) x;
+      END IF;
+      IF rows_so_far >= 4 THEN
+        days := days || c;
+      END IF;
+    END LOOP;
+  END IF;
   IF cardinality(days) = 0 THEN
     RETURN '{}';
   END IF;
