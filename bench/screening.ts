@@ -306,12 +306,13 @@ async function prepareDatabase(): Promise<TBenchState> {
   // every loaded row (the pairs were registered by the rules' import, before the load)
   const t2 = Date.now();
   await prisma.$executeRawUnsafe(`SELECT transaction_distinct_rebuild('${clientId}')`);
-  const distinct = await prisma.$queryRawUnsafe<Array<{ specs: bigint; n: bigint }>>(
-    `SELECT (SELECT count(*) FROM transaction_distinct_specs) AS specs, (SELECT count(*) FROM transaction_distinct) AS n`,
+  const distinct = await prisma.$queryRawUnsafe<Array<{ specs: bigint; days: bigint; n: bigint }>>(
+    `SELECT (SELECT count(*) FROM transaction_distinct_specs) AS specs,
+       (SELECT count(*) FROM transaction_distinct_days) AS days, (SELECT count(*) FROM transaction_distinct) AS n`,
   );
   log(
     `distinct values per day built in ${((Date.now() - t2) / 1000).toFixed(0)} s: ${distinct[0]!.specs} pairs, ` +
-      `${distinct[0]!.n} rows`,
+      `${distinct[0]!.days} busy group days, ${distinct[0]!.n} rows`,
   );
   // as autovacuum would leave a loaded history before it is read: pages all-visible (index-only scans stay index
   // only), hint bits set, statistics current. A machine with autovacuum off never gets there by itself.

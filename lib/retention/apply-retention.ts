@@ -232,12 +232,20 @@ async function archiveMonth(
     }
     if (deleted !== rows)
       throw new RetentionError(`${relative}: ${rows} rows archived but ${deleted} deleted; nothing deleted`);
-    if (t.table === "transactions")
+    if (t.table === "transactions") {
       // the emptied buckets of the month (the delete's triggers brought them to zero)
       await conn.query(
         `DELETE FROM "transaction_buckets" WHERE "clientId" = $1 AND "start" >= $2 AND "start" < $3 AND "count" = 0`,
         [clientId, month, next],
       );
+      // the month's marks of days whose distinct values are kept (the delete's triggers removed the values)
+      await conn.query(
+        `DELETE FROM "transaction_distinct_days" m WHERE m."clientId" = $1 AND m."day" >= $2 AND m."day" < $3
+           AND NOT EXISTS (SELECT 1 FROM "transaction_distinct" d WHERE d."clientId" = m."clientId"
+             AND d."dim" = m."dim" AND d."key" = m."key" AND d."day" = m."day")`,
+        [clientId, month, next],
+      );
+    }
     await conn.query(
       `INSERT INTO "retention_archives" ("clientId", "table", "month", "part", "file", "sha256", "rows", "bytes")
        VALUES ($1, $2, $3::date, $4, $5, $6, $7, $8)`,

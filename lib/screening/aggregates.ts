@@ -26,9 +26,9 @@
 //   their cost does not grow with the window or the history (bucketedAggregate).
 // - Distinct values per day: a transaction countDistinct with no where filter, grouped by one of those five
 //   paths and counting another (distinctPlan), reads the table transaction_distinct (migration
-//   20261127060200_transaction_distinct): the values of each whole UTC day of the window, the raw rows of its
-//   two ragged days and of the days before its spec's `since` (distinctAggregate). Its cost grows with the
-//   distinct values per day, not with the transactions.
+//   20261127060200_transaction_distinct): the values of each busy whole UTC day of the window (20261128160000),
+//   the raw rows of its two ragged days, of its quiet days and of the days before its spec's `since`
+//   (distinctAggregate). Its cost grows with the distinct values per day, not with the transactions.
 // - Every other aggregate reads the raw rows of its window.
 import type { Tx } from "@/lib/db";
 import { matchesWhere, type TCompiledExpression } from "@/lib/rules/cel";

@@ -280,19 +280,19 @@ describe("countDistinct over distinct values per day", () => {
       ],
     });
     expect(await specs()).toEqual([]);
-    // a future-dated row stored before the spec: counted by the spec's first fill
-    const ahead = Date.now() + 3 * DAY;
-    await insertRows(clientId, [
-      {
-        id: "ahead",
-        userId: "u1",
-        merchantId: null,
-        accountId: "a1",
-        userDeviceId: "d1",
-        cardFingerprint: null,
-        occurredAt: new Date(ahead).toISOString(),
-      },
-    ]);
+    // a future-dated row stored before the spec: its day holds one row, so it keeps no values (it is read from
+    // its rows)
+    const ahead = new Date(Date.now() + 3 * DAY).toISOString();
+    const row = (id: string, userId: string) => ({
+      id,
+      userId,
+      merchantId: null,
+      accountId: "a1",
+      userDeviceId: "d1",
+      cardFingerprint: null,
+      occurredAt: ahead,
+    });
+    await insertRows(clientId, [row("ahead", "u1")]);
     const shared = {
       function: "countDistinct",
       over: "transaction",
@@ -307,11 +307,21 @@ describe("countDistinct over distinct values per day", () => {
     const first = await specs();
     expect(first.map((s) => [s.dim, s.field])).toEqual([[4, 1]]);
     expect(await mismatches()).toBe(0);
-    const [day] = await prisma.$queryRawUnsafe<Array<{ value: string; n: number }>>(
-      `SELECT "value", "n" FROM "transaction_distinct" WHERE "clientId" = $1 AND "dim" = 4 AND "key" = 'd1'`,
-      clientId,
-    );
-    expect(day).toEqual({ value: "u1", n: 1 });
+    const dayValues = () =>
+      prisma.$queryRawUnsafe<Array<{ value: string; n: number }>>(
+        `SELECT "value", "n" FROM "transaction_distinct" WHERE "clientId" = $1 AND "dim" = 4 AND "key" = 'd1' ORDER BY 1`,
+        clientId,
+      );
+    expect(await dayValues()).toEqual([]);
+    // three more that day: it holds 4, has its day bucket, and so is marked and counted from its rows
+    await insertRows(clientId, [row("ahead-2", "u1"), row("ahead-3", "u2")]);
+    expect(await dayValues()).toEqual([]);
+    await insertRows(clientId, [row("ahead-4", "u2")]);
+    expect(await dayValues()).toEqual([
+      { value: "u1", n: 2 },
+      { value: "u2", n: 2 },
+    ]);
+    expect(await mismatches()).toBe(0);
     // saved again, and a draft with another pair: the first keeps its since
     await importRules({ clientId, rules: [rule("R-DEVICE", { a: shared })] });
     await importRules({
@@ -494,6 +504,26 @@ describe("countDistinct over distinct values per day", () => {
       clientId,
     );
     expect(Number(days[0]!.n)).toBeGreaterThan(500);
+    // and both kinds of day were there: marked days (values kept) and quiet days with rows (read raw), per group
+    // column
+    const kinds = await prisma.$queryRawUnsafe<Array<{ dim: number; marked: bigint; quiet: bigint }>>(
+      `WITH g AS (
+         SELECT DISTINCT x."dim", x."key", date_trunc('day', t."occurredAt", 'UTC') AS "day"
+         FROM "transactions" t
+         CROSS JOIN LATERAL (VALUES (1, t."userId"), (2, t."merchantId"), (3, t."accountId"), (4, t."userDeviceId"),
+           (5, t."cardFingerprint")) AS x("dim", "key")
+         WHERE t."clientId" = $1 AND x."key" IS NOT NULL)
+       SELECT g."dim", count(m."key") AS marked, count(*) - count(m."key") AS quiet
+       FROM g LEFT JOIN "transaction_distinct_days" m ON m."clientId" = $1 AND m."dim" = g."dim" AND m."key" = g."key"
+         AND m."day" = g."day"
+       GROUP BY 1 ORDER BY 1`,
+      clientId,
+    );
+    expect(kinds.map((k) => k.dim)).toEqual([1, 2, 3, 4, 5]);
+    for (const k of kinds) {
+      expect(Number(k.marked), `dim ${k.dim}`).toBeGreaterThan(0);
+      expect(Number(k.quiet), `dim ${k.dim}`).toBeGreaterThan(0);
+    }
   }, 180_000);
 
   it("takes a resubmitted id's stored value out, whether its day is whole or ragged", async () => {
@@ -652,6 +682,112 @@ describe("countDistinct over distinct values per day", () => {
     );
     expect(counted.length).toBe(2);
   }, 120_000);
+
+  it("keeps a quiet day's values nowhere, and a transaction snapshot's change to a day marked after it exact", async () => {
+    const { clientId } = await createTestClient({ name: "Distinct, snapshot" });
+    await addSpec(clientId, 2, 1);
+    // a whole day after the spec's since (the days before it are read from their rows)
+    const day = Math.floor(Date.now() / DAY) * DAY + 2 * DAY;
+    const row = (id: string, userId: string, hours: number): TRow => ({
+      id,
+      userId,
+      merchantId: "m-snap",
+      accountId: null,
+      userDeviceId: null,
+      cardFingerprint: null,
+      occurredAt: new Date(day + hours * HOUR).toISOString(),
+    });
+    const values = () =>
+      prisma.$queryRawUnsafe<Array<{ value: string; n: number }>>(
+        `SELECT "value", "n" FROM "transaction_distinct" WHERE "clientId" = $1 ORDER BY 1`,
+        clientId,
+      );
+    const read = async () =>
+      (
+        await prisma.$queryRawUnsafe<Array<{ value: string; n: bigint }>>(
+          `SELECT "value", "n" FROM "transaction_window_values"($1, 2::smallint, 'm-snap', 1::smallint, $2::timestamptz, $3::timestamptz) ORDER BY 1`,
+          clientId,
+          new Date(day - DAY).toISOString(),
+          new Date(day + 2 * DAY).toISOString(),
+        )
+      ).map((v) => [v.value, Number(v.n)]);
+    // three rows: a quiet day, its values read from its rows and kept nowhere
+    await insertRows(clientId, [row("s0", "u1", 1), row("s1", "u1", 2), row("s2", "u2", 3)]);
+    expect(await values()).toEqual([]);
+    expect(await read()).toEqual([
+      ["u1", 2],
+      ["u2", 1],
+    ]);
+    const retention = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await retention.connect();
+    try {
+      // as retention does: a REPEATABLE READ transaction, its snapshot taken before the day is marked
+      await retention.query("BEGIN ISOLATION LEVEL REPEATABLE READ");
+      await retention.query(`SELECT count(*) FROM "transactions" WHERE "clientId" = $1`, [clientId]);
+      // the day's fourth row, from another session: the day is marked and its values counted, s0 among them
+      await insertRows(clientId, [row("s3", "u3", 4)]);
+      expect(await values()).toEqual([
+        { value: "u1", n: 2 },
+        { value: "u2", n: 1 },
+        { value: "u3", n: 1 },
+      ]);
+      const deleted = retention.query(`DELETE FROM "transactions" WHERE "clientId" = $1 AND "id" = 's0'`, [clientId]);
+      await expect(deleted).rejects.toMatchObject({ code: "40001" });
+      await retention.query("ROLLBACK");
+      // retried, it takes s0 out of the day's values
+      await retention.query("BEGIN ISOLATION LEVEL REPEATABLE READ");
+      await retention.query(`DELETE FROM "transactions" WHERE "clientId" = $1 AND "id" = 's0'`, [clientId]);
+      await retention.query("COMMIT");
+    } finally {
+      await retention.end();
+    }
+    const after = [
+      { value: "u1", n: 1 },
+      { value: "u2", n: 1 },
+      { value: "u3", n: 1 },
+    ];
+    expect(await values()).toEqual(after);
+    expect(await read()).toEqual(after.map((v) => [v.value, v.n]));
+    expect(await mismatches()).toBe(0);
+  });
+
+  it("counts a day marked again afresh, without the values it kept before it lost its mark", async () => {
+    const { clientId } = await createTestClient({ name: "Distinct, marked again" });
+    await addSpec(clientId, 2, 1);
+    const day = Math.floor(Date.now() / DAY) * DAY + 2 * DAY;
+    const row = (id: string, userId: string, hours: number): TRow => ({
+      id,
+      userId,
+      merchantId: "m-again",
+      accountId: null,
+      userDeviceId: null,
+      cardFingerprint: null,
+      occurredAt: new Date(day + hours * HOUR).toISOString(),
+    });
+    const values = () =>
+      prisma.$queryRawUnsafe<Array<{ value: string; n: number }>>(
+        `SELECT "value", "n" FROM "transaction_distinct" WHERE "clientId" = $1 ORDER BY 1`,
+        clientId,
+      );
+    await insertRows(clientId, [row("r0", "u1", 1), row("r1", "u1", 2), row("r2", "u2", 3), row("r3", "u3", 4)]);
+    expect(await values()).toEqual([
+      { value: "u1", n: 2 },
+      { value: "u2", n: 1 },
+      { value: "u3", n: 1 },
+    ]);
+    // the mark removed with its values left behind (as retention's snapshot can), then a change they miss
+    await prisma.$executeRawUnsafe(`DELETE FROM "transaction_distinct_days" WHERE "clientId" = $1`, clientId);
+    await prisma.$executeRawUnsafe(`DELETE FROM "transactions" WHERE "clientId" = $1 AND "id" = 'r3'`, clientId);
+    expect(await values()).toHaveLength(3);
+    // a row added: the day (it has its bucket) is marked again and counted from its rows alone
+    await insertRows(clientId, [row("r4", "u4", 5)]);
+    expect(await values()).toEqual([
+      { value: "u1", n: 2 },
+      { value: "u2", n: 1 },
+      { value: "u4", n: 1 },
+    ]);
+    expect(await mismatches()).toBe(0);
+  });
 
   it("reads a window from the day values only for whole days at or after since", async () => {
     const { clientId } = await createTestClient({ name: "Distinct bounds" });

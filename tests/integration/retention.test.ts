@@ -89,11 +89,16 @@ describe("retention", () => {
             // text an archive must keep exactly: a quote, a comma, a newline, a formula-looking value
             k === 1 ? JSON.stringify({ note: 'a "q", b\nc', f: "=1+1" }) : "{}",
           );
+    // a busy day of one of A's users (4 rows): its accounts per user are kept
+    for (let k = 0; k < 4; k++) await insertTx(a, `busy-${k}`, `2025-06-10T0${k}:00:00Z`, 3 * (k + 1));
     // A's accounts per user, counted per day from every row (a countDistinct rule's pair, rebuilt)
     await q(`SELECT transaction_distinct_spec_add($1, 1::smallint, 3::smallint)`, [a]);
     await q(`SELECT transaction_distinct_rebuild($1)`, [a]);
     expect(
       await count(`SELECT count(*) AS n FROM transaction_distinct WHERE "day" < '2025-11-01'`),
+    ).toBeGreaterThan(0);
+    expect(
+      await count(`SELECT count(*) AS n FROM transaction_distinct_days WHERE "day" < '2025-11-01'`),
     ).toBeGreaterThan(0);
     // alerts of A from 2024-06: one in a case still open (kept), one in a case closed since (goes)
     for (const [id, user] of [
@@ -181,7 +186,7 @@ describe("retention", () => {
       "A transactions 2023-01 1",
       "A transactions 2024-06 3",
       "A transactions 2024-12 3",
-      "A transactions 2025-06 3",
+      "A transactions 2025-06 7",
       "B transactions 2024-06 3",
       "A decisions 2024-06 2",
       "A alerts 2024-06 1",
@@ -211,7 +216,7 @@ describe("retention", () => {
       `A ${a}/transactions/2023-01.csv 1`,
       `A ${a}/transactions/2024-06.csv 3`,
       `A ${a}/transactions/2024-12.csv 3`,
-      `A ${a}/transactions/2025-06.csv 3`,
+      `A ${a}/transactions/2025-06.csv 7`,
       `B ${b}/transactions/2024-06.csv 3`,
       `A ${a}/decisions/2024-06.csv 2`,
       `A ${a}/alerts/2024-06.csv 1`,
@@ -252,6 +257,8 @@ describe("retention", () => {
     // the deletes went through the distinct triggers: the expired days' rows are gone
     expect(await count(DISTINCT_MISMATCHES_SQL.replace('"mismatches"', "n"))).toBe(0);
     expect(await count(`SELECT count(*) AS n FROM transaction_distinct WHERE "day" < '2025-11-01'`)).toBe(0);
+    // and so are their days' marks
+    expect(await count(`SELECT count(*) AS n FROM transaction_distinct_days WHERE "day" < '2025-11-01'`)).toBe(0);
     expect(await untouched()).toEqual({ ...kept, alerts: 2 });
 
     // each archive: its checksum file matches, and it holds exactly the rows deleted, restorable by COPY

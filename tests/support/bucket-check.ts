@@ -34,8 +34,9 @@ export const BUCKET_MISMATCHES_SQL = `
         OR b."baseMax" IS DISTINCT FROM r."baseMax"))
   END`;
 
-// The distinct values per day (transaction_distinct) against a recount of the raw rows: the number of rows
-// that disagree, are missing or should not be there (a spec counts the rows at or after its "since").
+// The distinct values per day (transaction_distinct) against a recount of the raw rows of the marked days
+// (transaction_distinct_days): the number of rows that disagree, are missing or should not be there (a spec
+// counts the rows at or after its "since"; a day without a mark keeps no values).
 export const DISTINCT_MISMATCHES_SQL = `
   WITH raw AS (
     SELECT t."clientId", sp."dim", x."key", sp."field", date_trunc('day', t."occurredAt", 'UTC') AS "day", x."value",
@@ -47,7 +48,9 @@ export const DISTINCT_MISMATCHES_SQL = `
         WHEN 4 THEN t."userDeviceId" ELSE t."cardFingerprint" END AS "key",
       CASE sp."field" WHEN 1 THEN t."userId" WHEN 2 THEN t."merchantId" WHEN 3 THEN t."accountId"
         WHEN 4 THEN t."userDeviceId" ELSE t."cardFingerprint" END AS "value") x
-    WHERE x."key" IS NOT NULL AND x."value" IS NOT NULL
+    JOIN "transaction_distinct_days" m ON m."clientId" = t."clientId" AND m."dim" = sp."dim" AND m."key" = x."key"
+      AND m."day" = date_trunc('day', t."occurredAt", 'UTC')
+    WHERE x."value" IS NOT NULL
     GROUP BY 1, 2, 3, 4, 5, 6
   )
   SELECT count(*)::int AS "mismatches"
