@@ -308,7 +308,7 @@ async function prepareDatabase(): Promise<TBenchState> {
   await prisma.$executeRawUnsafe(`SELECT transaction_distinct_rebuild('${clientId}')`);
   const distinct = await prisma.$queryRawUnsafe<Array<{ specs: bigint; days: bigint; n: bigint }>>(
     `SELECT (SELECT count(*) FROM transaction_distinct_specs) AS specs,
-       (SELECT count(*) FROM transaction_distinct_days) AS days, (SELECT count(*) FROM transaction_distinct) AS n`,
+       (SELECT count(*) FROM transaction_distinct_days) AS days, (SELECT count(*) FROM transaction_distinct_values) AS n`,
   );
   log(
     `distinct values per day built in ${((Date.now() - t2) / 1000).toFixed(0)} s: ${distinct[0]!.specs} pairs, ` +

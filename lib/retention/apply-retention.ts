@@ -241,7 +241,7 @@ async function archiveMonth(
       // the month's marks of days whose distinct values are kept (the delete's triggers removed the values)
       await conn.query(
         `DELETE FROM "transaction_distinct_days" m WHERE m."clientId" = $1 AND m."day" >= $2 AND m."day" < $3
-           AND NOT EXISTS (SELECT 1 FROM "transaction_distinct" d WHERE d."clientId" = m."clientId"
+           AND NOT EXISTS (SELECT 1 FROM "transaction_distinct_values" d WHERE d."clientId" = m."clientId"
              AND d."dim" = m."dim" AND d."key" = m."key" AND d."day" = m."day")`,
         [clientId, month, next],
       );

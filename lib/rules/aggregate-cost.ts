@@ -37,7 +37,7 @@ export function bucketPlan(spec: TAggregateShape): { dim: number; field: TBucket
 }
 
 /**
- * How an exact countDistinct reads transaction_distinct (migration 20261127060200_transaction_distinct), or null
+ * How an exact countDistinct reads transaction_distinct_values (migration 20261127060200_transaction_distinct), or null
  * when it reads the raw window: a transaction countDistinct with no where filter, grouped by one of BUCKET_DIMS
  * and counting another of them. Its (dim, field) pair is registered when a rule version using it is written.
  */
@@ -48,7 +48,7 @@ export function distinctPlan(spec: TAggregateShape): { dim: number; field: numbe
   return dim && field && dim !== field ? { dim, field } : null;
 }
 
-/** The (dim, field) pairs of a rule's aggregates that distinctPlan reads from transaction_distinct. */
+/** The (dim, field) pairs of a rule's aggregates that distinctPlan reads from transaction_distinct_values. */
 export function distinctPairs(
   aggregates: Record<string, TAggregateShape> | undefined,
 ): Array<{ dim: number; field: number }> {

@@ -25,7 +25,7 @@
 //   time before the present (the window's last day: its bucket less the rows after the window's end). So
 //   their cost does not grow with the window or the history (bucketedAggregate).
 // - Distinct values per day: a transaction countDistinct with no where filter, grouped by one of those five
-//   paths and counting another (distinctPlan), reads the table transaction_distinct (migration
+//   paths and counting another (distinctPlan), reads the table transaction_distinct_values (migration
 //   20261127060200_transaction_distinct): the values of each busy whole UTC day of the window (20261128160000),
 //   the raw rows of its two ragged days, of its quiet days and of the days before its spec's `since`
 //   (distinctAggregate). Its cost grows with the distinct values per day, not with the transactions.

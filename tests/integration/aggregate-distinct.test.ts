@@ -1,4 +1,4 @@
-// countDistinct read from the distinct values per day (transaction_distinct, kept by triggers for the pairs in
+// countDistinct read from the distinct values per day (transaction_distinct_values, kept by triggers for the pairs in
 // transaction_distinct_specs) against plain SQL over the raw rows, for randomised histories: several groups and
 // values, null groups and values, rows before and after the spec's `since` (added mid-history, then rebuilt),
 // back-dated and future times, multi-row inserts, updates of status, time, group and value, deletes,
@@ -309,7 +309,7 @@ describe("countDistinct over distinct values per day", () => {
     expect(await mismatches()).toBe(0);
     const dayValues = () =>
       prisma.$queryRawUnsafe<Array<{ value: string; n: number }>>(
-        `SELECT "value", "n" FROM "transaction_distinct" WHERE "clientId" = $1 AND "dim" = 4 AND "key" = 'd1' ORDER BY 1`,
+        `SELECT "value", "n" FROM "transaction_distinct_values" WHERE "clientId" = $1 AND "dim" = 4 AND "key" = 'd1' ORDER BY 1`,
         clientId,
       );
     expect(await dayValues()).toEqual([]);
@@ -432,7 +432,7 @@ describe("countDistinct over distinct values per day", () => {
     const xmax = async () =>
       (
         await prisma.$queryRawUnsafe<Array<{ x: string | null }>>(
-          `SELECT max(xmin::text::bigint)::text AS x FROM "transaction_distinct" WHERE "clientId" = $1`,
+          `SELECT max(xmin::text::bigint)::text AS x FROM "transaction_distinct_values" WHERE "clientId" = $1`,
           clientId,
         )
       )[0]!.x;
@@ -500,7 +500,7 @@ describe("countDistinct over distinct values per day", () => {
     expect(compared).toBeGreaterThan(1500);
     // the day values were read: windows of whole days after `since` hold rows
     const days = await prisma.$queryRawUnsafe<Array<{ n: bigint }>>(
-      `SELECT count(*) AS n FROM "transaction_distinct" WHERE "clientId" = $1`,
+      `SELECT count(*) AS n FROM "transaction_distinct_values" WHERE "clientId" = $1`,
       clientId,
     );
     expect(Number(days[0]!.n)).toBeGreaterThan(500);
@@ -677,7 +677,7 @@ describe("countDistinct over distinct values per day", () => {
     expect(errors).toEqual([]);
     expect(await mismatches()).toBe(0);
     const counted = await prisma.$queryRawUnsafe<Array<{ dim: number; n: bigint }>>(
-      `SELECT "dim", sum("n") AS n FROM "transaction_distinct" WHERE "clientId" = $1 GROUP BY 1 ORDER BY 1`,
+      `SELECT "dim", sum("n") AS n FROM "transaction_distinct_values" WHERE "clientId" = $1 GROUP BY 1 ORDER BY 1`,
       clientId,
     );
     expect(counted.length).toBe(2);
@@ -699,7 +699,7 @@ describe("countDistinct over distinct values per day", () => {
     });
     const values = () =>
       prisma.$queryRawUnsafe<Array<{ value: string; n: number }>>(
-        `SELECT "value", "n" FROM "transaction_distinct" WHERE "clientId" = $1 ORDER BY 1`,
+        `SELECT "value", "n" FROM "transaction_distinct_values" WHERE "clientId" = $1 ORDER BY 1`,
         clientId,
       );
     const read = async () =>
@@ -766,7 +766,7 @@ describe("countDistinct over distinct values per day", () => {
     });
     const values = () =>
       prisma.$queryRawUnsafe<Array<{ value: string; n: number }>>(
-        `SELECT "value", "n" FROM "transaction_distinct" WHERE "clientId" = $1 ORDER BY 1`,
+        `SELECT "value", "n" FROM "transaction_distinct_values" WHERE "clientId" = $1 ORDER BY 1`,
         clientId,
       );
     await insertRows(clientId, [row("r0", "u1", 1), row("r1", "u1", 2), row("r2", "u2", 3), row("r3", "u3", 4)]);

@@ -95,7 +95,7 @@ describe("retention", () => {
     await q(`SELECT transaction_distinct_spec_add($1, 1::smallint, 3::smallint)`, [a]);
     await q(`SELECT transaction_distinct_rebuild($1)`, [a]);
     expect(
-      await count(`SELECT count(*) AS n FROM transaction_distinct WHERE "day" < '2025-11-01'`),
+      await count(`SELECT count(*) AS n FROM transaction_distinct_values WHERE "day" < '2025-11-01'`),
     ).toBeGreaterThan(0);
     expect(
       await count(`SELECT count(*) AS n FROM transaction_distinct_days WHERE "day" < '2025-11-01'`),
@@ -256,7 +256,7 @@ describe("retention", () => {
     ).toBe(0);
     // the deletes went through the distinct triggers: the expired days' rows are gone
     expect(await count(DISTINCT_MISMATCHES_SQL.replace('"mismatches"', "n"))).toBe(0);
-    expect(await count(`SELECT count(*) AS n FROM transaction_distinct WHERE "day" < '2025-11-01'`)).toBe(0);
+    expect(await count(`SELECT count(*) AS n FROM transaction_distinct_values WHERE "day" < '2025-11-01'`)).toBe(0);
     // and so are their days' marks
     expect(await count(`SELECT count(*) AS n FROM transaction_distinct_days WHERE "day" < '2025-11-01'`)).toBe(0);
     expect(await untouched()).toEqual({ ...kept, alerts: 2 });

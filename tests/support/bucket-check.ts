@@ -34,7 +34,7 @@ export const BUCKET_MISMATCHES_SQL = `
         OR b."baseMax" IS DISTINCT FROM r."baseMax"))
   END`;
 
-// The distinct values per day (transaction_distinct) against a recount of the raw rows of the marked days
+// The distinct values per day (transaction_distinct_values) against a recount of the raw rows of the marked days
 // (transaction_distinct_days): the number of rows that disagree, are missing or should not be there (a spec
 // counts the rows at or after its "since"; a day without a mark keeps no values).
 export const DISTINCT_MISMATCHES_SQL = `
@@ -54,7 +54,7 @@ export const DISTINCT_MISMATCHES_SQL = `
     GROUP BY 1, 2, 3, 4, 5, 6
   )
   SELECT count(*)::int AS "mismatches"
-  FROM "transaction_distinct" d
+  FROM "transaction_distinct_values" d
   FULL JOIN raw r ON r."clientId" = d."clientId" AND r."dim" = d."dim" AND r."key" = d."key"
     AND r."field" = d."field" AND r."day" = d."day" AND r."value" = d."value"
   WHERE d."n" IS DISTINCT FROM r."n"`;

@@ -8,7 +8,7 @@
 --
 -- The rule, kept by the writers:
 --   * transaction_distinct_days marks a group's day (client, dim, key, UTC day) whose values are kept: for every
---     spec of that client and dim, transaction_distinct holds exactly the day's values of the rows at or after
+--     spec of that client and dim, transaction_distinct_values holds exactly the day's values of the rows at or after
 --     the spec's "since";
 --   * a day without a mark is read from its raw rows (exact whatever it holds); its values are not kept.
 -- A day is marked, and its values counted from its rows, by a writer that adds rows to it once it has its day
@@ -19,8 +19,8 @@
 -- rows (retention removes those of the months it empties); a writer with a transaction snapshot marks none.
 --
 -- The conversion: the days marked are the day buckets of the groups some spec counts in (their values are all
--- kept until now, so exact), the other days' values deleted. Writers of "transactions" wait from the first
--- statement to the end (docs/operations.md).
+-- kept until now, so exact), and their values copied to a new table, transaction_distinct_values. Writers of
+-- "transactions" wait from the first statement to the end: one read of the old table (docs/operations.md).
 LOCK TABLE "transactions" IN SHARE ROW EXCLUSIVE MODE;
 
 CREATE TABLE "transaction_distinct_days" (
@@ -36,19 +36,34 @@ SELECT b."clientId", b."dim", b."key", b."start" FROM "transaction_buckets" b
 WHERE b."minutes" = 1440
   AND EXISTS (SELECT 1 FROM "transaction_distinct_specs" sp WHERE sp."clientId" = b."clientId" AND sp."dim" = b."dim");
 
--- in place (not a swap): a screening's read statement that began before this commits keeps its snapshot, and
--- so reads every day's values from the same table, as the code it runs expects; a new table's rows would be
--- invisible to it. The space of the deleted rows is reused by later inserts (autovacuum).
-DELETE FROM "transaction_distinct" d WHERE NOT EXISTS (
+-- the marked days' values, in a new table. The old one, "transaction_distinct", is left as it is, unread and
+-- unwritten from this commit on: a screening's read statement that began before the commit runs the previous
+-- functions with its snapshot, and reads every day's values from there, complete; renamed or dropped here, its
+-- name would lead that statement to a table whose rows its snapshot cannot see (an empty read: a countDistinct
+-- too low). A later migration drops it (docs/operations.md).
+CREATE TABLE "transaction_distinct_values" (
+  "clientId" TEXT NOT NULL,
+  "dim" SMALLINT NOT NULL,
+  "key" TEXT NOT NULL,
+  "field" SMALLINT NOT NULL,
+  "day" TIMESTAMPTZ(3) NOT NULL,
+  "value" TEXT NOT NULL,
+  "n" INTEGER NOT NULL,
+  CONSTRAINT "transaction_distinct_values_pkey" PRIMARY KEY ("clientId", "dim", "key", "field", "day", "value")
+) WITH (fillfactor = 80);
+INSERT INTO "transaction_distinct_values" ("clientId", "dim", "key", "field", "day", "value", "n")
+SELECT d."clientId", d."dim", d."key", d."field", d."day", d."value", d."n" FROM "transaction_distinct" d
+WHERE EXISTS (
   SELECT 1 FROM "transaction_distinct_days" m
-  WHERE m."clientId" = d."clientId" AND m."dim" = d."dim" AND m."key" = d."key" AND m."day" = d."day");
+  WHERE m."clientId" = d."clientId" AND m."dim" = d."dim" AND m."key" = d."key" AND m."day" = d."day")
+ORDER BY 1, 2, 3, 4, 5, 6;
 
 -- Builds the values of newly marked days (client, dim, key, day) for every spec of their client and dim: the
 -- day's rows at or after the spec's "since". One static branch per group column (its index; the day's month
 -- pruned at run time).
 CREATE FUNCTION "transaction_distinct_days_fill"(p_client TEXT[], p_dim SMALLINT[], p_key TEXT[], p_day TIMESTAMPTZ[])
 RETURNS void LANGUAGE sql AS $fn$
-  INSERT INTO "transaction_distinct" AS d ("clientId", "dim", "key", "field", "day", "value", "n")
+  INSERT INTO "transaction_distinct_values" AS d ("clientId", "dim", "key", "field", "day", "value", "n")
   SELECT r."clientId", r."dim", r."key", r."field", r."day", r."value", count(*)
   FROM (
     SELECT m."clientId", m."dim", m."key", sp."field", m."day",
@@ -167,7 +182,7 @@ BEGIN
       SELECT g."clientId", g."dim", g."key", g."day" FROM unnest(gc, gd, gk, gday, gmarked) AS g("clientId", "dim", "key", "day", "marked")
       WHERE g."marked"
     ), up AS (
-      INSERT INTO "transaction_distinct" AS d ("clientId", "dim", "key", "field", "day", "value", "n")
+      INSERT INTO "transaction_distinct_values" AS d ("clientId", "dim", "key", "field", "day", "value", "n")
       SELECT e.* FROM delta e
       JOIN marked m ON m."clientId" = e."clientId" AND m."dim" = e."dim" AND m."key" = e."key" AND m."day" = e."day"
       ORDER BY 1, 2, 3, 4, 5, 6
@@ -179,7 +194,7 @@ BEGIN
     INTO zc, zd, zk, zf, zday, zv
     FROM up WHERE up."n" <= 0;
     IF zc IS NOT NULL THEN
-      DELETE FROM "transaction_distinct" d
+      DELETE FROM "transaction_distinct_values" d
       USING unnest(zc, zd, zk, zf, zday, zv) AS z("clientId", "dim", "key", "field", "day", "value")
       WHERE d."clientId" = z."clientId" AND d."dim" = z."dim" AND d."key" = z."key" AND d."field" = z."field"
         AND d."day" = z."day" AND d."value" = z."value" AND d."n" <= 0;
@@ -206,7 +221,7 @@ BEGIN
       IF zc IS NOT NULL THEN
         -- values a day kept before it lost its mark (retention removes the marks of the months it empties, seen
         -- from its snapshot), stale since: its values are counted afresh
-        DELETE FROM "transaction_distinct" d
+        DELETE FROM "transaction_distinct_values" d
         USING unnest(zc, zd, zk, zday) AS z("clientId", "dim", "key", "day")
         JOIN "transaction_distinct_specs" sp ON sp."clientId" = z."clientId" AND sp."dim" = z."dim"
         WHERE d."clientId" = z."clientId" AND d."dim" = z."dim" AND d."key" = z."key" AND d."field" = sp."field"
@@ -232,7 +247,7 @@ $fn$;
 
 CREATE OR REPLACE FUNCTION "transaction_distinct_truncated"() RETURNS trigger LANGUAGE plpgsql AS $fn$
 BEGIN
-  TRUNCATE "transaction_distinct", "transaction_distinct_days";
+  TRUNCATE "transaction_distinct_values", "transaction_distinct_days";
   RETURN NULL;
 END
 $fn$;
@@ -241,7 +256,7 @@ $fn$;
 -- only (the caller holds the lock and has removed what was there).
 CREATE OR REPLACE FUNCTION "transaction_distinct_fill"(client TEXT, dims SMALLINT[], fields SMALLINT[]) RETURNS void
 LANGUAGE sql AS $fn$
-  INSERT INTO "transaction_distinct" ("clientId", "dim", "key", "field", "day", "value", "n")
+  INSERT INTO "transaction_distinct_values" ("clientId", "dim", "key", "field", "day", "value", "n")
   SELECT t."clientId", sp."dim", x."key", sp."field", date_trunc('day', t."occurredAt", 'UTC'), x."value", count(*)
   FROM "transaction_distinct_specs" sp
   JOIN unnest(dims, fields) AS w("dim", "field") ON w."dim" = sp."dim" AND w."field" = sp."field"
@@ -269,7 +284,7 @@ BEGIN
   FOR c IN SELECT DISTINCT sp."clientId" FROM "transaction_distinct_specs" sp
            WHERE client IS NULL OR sp."clientId" = client LOOP
     UPDATE "transaction_distinct_specs" SET "since" = '-infinity' WHERE "clientId" = c;
-    DELETE FROM "transaction_distinct" WHERE "clientId" = c;
+    DELETE FROM "transaction_distinct_values" WHERE "clientId" = c;
     DELETE FROM "transaction_distinct_days" WHERE "clientId" = c;
     INSERT INTO "transaction_distinct_days" ("clientId", "dim", "key", "day")
     SELECT t."clientId", dd."dim", x."key", date_trunc('day', t."occurredAt", 'UTC')
@@ -288,7 +303,7 @@ END
 $fn$;
 
 -- The distinct values of "field" among one group's transactions in (p_from, p_to], with their row counts: the
--- marked whole UTC days at or after the spec's "since" from transaction_distinct, the rest (the two ragged days,
+-- marked whole UTC days at or after the spec's "since" from transaction_distinct_values, the rest (the two ragged days,
 -- the unmarked days, every day before "since", the whole window without a spec) from the raw rows. A NULL key is
 -- in no group: no rows. STABLE and generic plans, static statements per group column: as
 -- transaction_window_totals, for the same reasons (one snapshot with the calling statement; a plan per call would
@@ -305,7 +320,7 @@ DECLARE
   since TIMESTAMPTZ;
   d1 TIMESTAMPTZ;
   d2 TIMESTAMPTZ;
-  -- the marked whole days read from transaction_distinct; raw rows: [ra, rb) pairs
+  -- the marked whole days read from transaction_distinct_values; raw rows: [ra, rb) pairs
   days TIMESTAMPTZ[] := '{}';
   ra TIMESTAMPTZ[];
   rb TIMESTAMPTZ[];
@@ -346,7 +361,7 @@ BEGIN
   -- one static statement per group column (its index); OFFSET 0 keeps each raw range its own index scan
   IF p_dim = 1 THEN
     RETURN QUERY SELECT x."v", sum(x."c")::bigint FROM (
-      SELECT dv."value" AS "v", dv."n"::bigint AS "c" FROM "transaction_distinct" dv
+      SELECT dv."value" AS "v", dv."n"::bigint AS "c" FROM "transaction_distinct_values" dv
        WHERE dv."clientId" = p_client AND dv."dim" = p_dim AND dv."key" = p_key AND dv."field" = p_field
          AND dv."day" = ANY (days)
       UNION ALL
@@ -359,7 +374,7 @@ BEGIN
     GROUP BY 1;
   ELSIF p_dim = 2 THEN
     RETURN QUERY SELECT x."v", sum(x."c")::bigint FROM (
-      SELECT dv."value" AS "v", dv."n"::bigint AS "c" FROM "transaction_distinct" dv
+      SELECT dv."value" AS "v", dv."n"::bigint AS "c" FROM "transaction_distinct_values" dv
        WHERE dv."clientId" = p_client AND dv."dim" = p_dim AND dv."key" = p_key AND dv."field" = p_field
          AND dv."day" = ANY (days)
       UNION ALL
@@ -372,7 +387,7 @@ BEGIN
     GROUP BY 1;
   ELSIF p_dim = 3 THEN
     RETURN QUERY SELECT x."v", sum(x."c")::bigint FROM (
-      SELECT dv."value" AS "v", dv."n"::bigint AS "c" FROM "transaction_distinct" dv
+      SELECT dv."value" AS "v", dv."n"::bigint AS "c" FROM "transaction_distinct_values" dv
        WHERE dv."clientId" = p_client AND dv."dim" = p_dim AND dv."key" = p_key AND dv."field" = p_field
          AND dv."day" = ANY (days)
       UNION ALL
@@ -385,7 +400,7 @@ BEGIN
     GROUP BY 1;
   ELSIF p_dim = 4 THEN
     RETURN QUERY SELECT x."v", sum(x."c")::bigint FROM (
-      SELECT dv."value" AS "v", dv."n"::bigint AS "c" FROM "transaction_distinct" dv
+      SELECT dv."value" AS "v", dv."n"::bigint AS "c" FROM "transaction_distinct_values" dv
        WHERE dv."clientId" = p_client AND dv."dim" = p_dim AND dv."key" = p_key AND dv."field" = p_field
          AND dv."day" = ANY (days)
       UNION ALL
@@ -398,7 +413,7 @@ BEGIN
     GROUP BY 1;
   ELSE
     RETURN QUERY SELECT x."v", sum(x."c")::bigint FROM (
-      SELECT dv."value" AS "v", dv."n"::bigint AS "c" FROM "transaction_distinct" dv
+      SELECT dv."value" AS "v", dv."n"::bigint AS "c" FROM "transaction_distinct_values" dv
        WHERE dv."clientId" = p_client AND dv."dim" = p_dim AND dv."key" = p_key AND dv."field" = p_field
          AND dv."day" = ANY (days)
       UNION ALL
@@ -413,5 +428,5 @@ BEGIN
 END
 $fn$;
 
-ANALYZE "transaction_distinct";
+ANALYZE "transaction_distinct_values";
 ANALYZE "transaction_distinct_days";
