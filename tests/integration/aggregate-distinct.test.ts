@@ -731,7 +731,9 @@ describe("countDistinct over distinct values per day", () => {
         { value: "u2", n: 1 },
         { value: "u3", n: 1 },
       ]);
-      const deleted = retention.query(`DELETE FROM "transactions" WHERE "clientId" = $1 AND "id" = 's0'`, [clientId]);
+      const deleted = retention.query(`DELETE FROM "transactions" WHERE "clientId" = $1 AND "id" = 's0'`, [
+        clientId,
+      ]);
       await expect(deleted).rejects.toMatchObject({ code: "40001" });
       await retention.query("ROLLBACK");
       // retried, it takes s0 out of the day's values
@@ -769,7 +771,12 @@ describe("countDistinct over distinct values per day", () => {
         `SELECT "value", "n" FROM "transaction_distinct_values" WHERE "clientId" = $1 ORDER BY 1`,
         clientId,
       );
-    await insertRows(clientId, [row("r0", "u1", 1), row("r1", "u1", 2), row("r2", "u2", 3), row("r3", "u3", 4)]);
+    await insertRows(clientId, [
+      row("r0", "u1", 1),
+      row("r1", "u1", 2),
+      row("r2", "u2", 3),
+      row("r3", "u3", 4),
+    ]);
     expect(await values()).toEqual([
       { value: "u1", n: 2 },
       { value: "u2", n: 1 },
@@ -777,7 +784,10 @@ describe("countDistinct over distinct values per day", () => {
     ]);
     // the mark removed with its values left behind (as retention's snapshot can), then a change they miss
     await prisma.$executeRawUnsafe(`DELETE FROM "transaction_distinct_days" WHERE "clientId" = $1`, clientId);
-    await prisma.$executeRawUnsafe(`DELETE FROM "transactions" WHERE "clientId" = $1 AND "id" = 'r3'`, clientId);
+    await prisma.$executeRawUnsafe(
+      `DELETE FROM "transactions" WHERE "clientId" = $1 AND "id" = 'r3'`,
+      clientId,
+    );
     expect(await values()).toHaveLength(3);
     // a row added: the day (it has its bucket) is marked again and counted from its rows alone
     await insertRows(clientId, [row("r4", "u4", 5)]);

@@ -256,9 +256,13 @@ describe("retention", () => {
     ).toBe(0);
     // the deletes went through the distinct triggers: the expired days' rows are gone
     expect(await count(DISTINCT_MISMATCHES_SQL.replace('"mismatches"', "n"))).toBe(0);
-    expect(await count(`SELECT count(*) AS n FROM transaction_distinct_values WHERE "day" < '2025-11-01'`)).toBe(0);
+    expect(
+      await count(`SELECT count(*) AS n FROM transaction_distinct_values WHERE "day" < '2025-11-01'`),
+    ).toBe(0);
     // and so are their days' marks
-    expect(await count(`SELECT count(*) AS n FROM transaction_distinct_days WHERE "day" < '2025-11-01'`)).toBe(0);
+    expect(
+      await count(`SELECT count(*) AS n FROM transaction_distinct_days WHERE "day" < '2025-11-01'`),
+    ).toBe(0);
     expect(await untouched()).toEqual({ ...kept, alerts: 2 });
 
     // each archive: its checksum file matches, and it holds exactly the rows deleted, restorable by COPY
