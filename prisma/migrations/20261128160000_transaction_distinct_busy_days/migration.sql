@@ -253,23 +253,29 @@ END
 $fn$;
 
 -- Counts one client's rows of the given specs with "occurredAt" >= each spec's "since", on the marked days
--- only (the caller holds the lock and has removed what was there).
+-- only (the caller holds the lock and has removed what was there). The rows are counted per value first, then
+-- matched to the marks on plain columns: joined to the marks row by row, the plan matched each row to every
+-- mark of its day (at 10,000,000 rows, 51,592 marks over 30 days: it ran for more than 15 minutes).
 CREATE OR REPLACE FUNCTION "transaction_distinct_fill"(client TEXT, dims SMALLINT[], fields SMALLINT[]) RETURNS void
 LANGUAGE sql AS $fn$
   INSERT INTO "transaction_distinct_values" ("clientId", "dim", "key", "field", "day", "value", "n")
-  SELECT t."clientId", sp."dim", x."key", sp."field", date_trunc('day', t."occurredAt", 'UTC'), x."value", count(*)
-  FROM "transaction_distinct_specs" sp
-  JOIN unnest(dims, fields) AS w("dim", "field") ON w."dim" = sp."dim" AND w."field" = sp."field"
-  JOIN "transactions" t ON t."clientId" = sp."clientId" AND t."occurredAt" >= sp."since"
-  CROSS JOIN LATERAL (SELECT
-    CASE sp."dim" WHEN 1 THEN t."userId" WHEN 2 THEN t."merchantId" WHEN 3 THEN t."accountId"
-      WHEN 4 THEN t."userDeviceId" ELSE t."cardFingerprint" END AS "key",
-    CASE sp."field" WHEN 1 THEN t."userId" WHEN 2 THEN t."merchantId" WHEN 3 THEN t."accountId"
-      WHEN 4 THEN t."userDeviceId" ELSE t."cardFingerprint" END AS "value") x
-  JOIN "transaction_distinct_days" m ON m."clientId" = t."clientId" AND m."dim" = sp."dim" AND m."key" = x."key"
-    AND m."day" = date_trunc('day', t."occurredAt", 'UTC')
-  WHERE sp."clientId" = client AND x."value" IS NOT NULL
-  GROUP BY 1, 2, 3, 4, 5, 6;
+  SELECT v."clientId", v."dim", v."key", v."field", v."day", v."value", v."n"
+  FROM (
+    SELECT t."clientId", sp."dim", x."key", sp."field", date_trunc('day', t."occurredAt", 'UTC') AS "day",
+      x."value", count(*)::int AS "n"
+    FROM "transaction_distinct_specs" sp
+    JOIN unnest(dims, fields) AS w("dim", "field") ON w."dim" = sp."dim" AND w."field" = sp."field"
+    JOIN "transactions" t ON t."clientId" = sp."clientId" AND t."occurredAt" >= sp."since"
+    CROSS JOIN LATERAL (SELECT
+      CASE sp."dim" WHEN 1 THEN t."userId" WHEN 2 THEN t."merchantId" WHEN 3 THEN t."accountId"
+        WHEN 4 THEN t."userDeviceId" ELSE t."cardFingerprint" END AS "key",
+      CASE sp."field" WHEN 1 THEN t."userId" WHEN 2 THEN t."merchantId" WHEN 3 THEN t."accountId"
+        WHEN 4 THEN t."userDeviceId" ELSE t."cardFingerprint" END AS "value") x
+    WHERE sp."clientId" = client AND x."key" IS NOT NULL AND x."value" IS NOT NULL
+    GROUP BY 1, 2, 3, 4, 5, 6
+  ) v
+  JOIN "transaction_distinct_days" m ON m."clientId" = v."clientId" AND m."dim" = v."dim" AND m."key" = v."key"
+    AND m."day" = v."day";
 $fn$;
 
 -- Every spec of one client (or of every client: NULL) counted from all its rows, "since" set to -infinity: the
@@ -295,6 +301,8 @@ BEGIN
     WHERE x."key" IS NOT NULL
     GROUP BY 1, 2, 3, 4
     HAVING count(*) >= 4;
+    -- the fill's plan needs to know how many marks there are
+    ANALYZE "transaction_distinct_days";
     PERFORM "transaction_distinct_fill"(c,
       ARRAY(SELECT sp."dim" FROM "transaction_distinct_specs" sp WHERE sp."clientId" = c ORDER BY sp."dim", sp."field"),
       ARRAY(SELECT sp."field" FROM "transaction_distinct_specs" sp WHERE sp."clientId" = c ORDER BY sp."dim", sp."field"));
