@@ -128,7 +128,8 @@ function groupValueExpr(
  * 20261127040000: day buckets for the whole days; on each ragged day, hour buckets if the group's day is dense,
  * else its raw rows; on each ragged hour of a dense day, minute buckets if the hour is dense, else its raw
  * rows; the raw rows of the ragged minutes; migration 20261127090000: each ragged part as it is or as its
- * bucket less the rest, whichever holds less time before the present). With the screened record as a virtual row, its stored row (a
+ * bucket less the rest, whichever holds less time before the present; migration 20261207120000: a count's raw
+ * rows counted from the group's index alone). With the screened record as a virtual row, its stored row (a
  * resubmission) is taken out of the totals and the virtual row put in. Min and max read the raw window when
  * an extreme is unknown or the stored row was in the window.
  */
@@ -149,7 +150,9 @@ function bucketedAggregate(
   const { spec, plan, c, groupValue, from, to, stored, rawSource } = args;
   const value = `t.${plan.field.column}`;
   const group = groupExpr("transaction", "t", spec.groupBy, params);
-  const base = plan.field === BUCKET_FIELDS.baseAmount ? "true" : "false";
+  // a count asks for the count only (NULL): its raw rows are then counted from the group's index alone
+  const base =
+    spec.function === "count" ? "NULL::boolean" : plan.field === BUCKET_FIELDS.baseAmount ? "true" : "false";
   // min and max cannot take rows out of a bucket: with them, the window's last minute is read from its rows
   const extremes = spec.function === "min" || spec.function === "max" ? "true" : "false";
   const totals = `"transaction_window_totals"(${c}, ${plan.dim}::smallint, ${groupValue}, ${base}, ${extremes}, ${from()}, ${to()})`;
