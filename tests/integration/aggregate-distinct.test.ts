@@ -214,6 +214,13 @@ const addSpec = (clientId: string, dim: number, field: number) =>
   );
 
 describe("countDistinct over distinct values per day", () => {
+  it("keeps the distinct values in transaction_distinct_values only: the previous table is dropped", async () => {
+    const tables = await prisma.$queryRawUnsafe<Array<{ old: string | null; kept: string | null }>>(
+      `SELECT to_regclass('"transaction_distinct"')::text AS old, to_regclass('"transaction_distinct_values"')::text AS kept`,
+    );
+    expect(tables).toEqual([{ old: null, kept: "transaction_distinct_values" }]);
+  });
+
   it("says which countDistinct aggregates read day values", () => {
     const base = {
       function: "countDistinct",
