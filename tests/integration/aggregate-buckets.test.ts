@@ -712,6 +712,7 @@ describe("aggregates over time buckets", () => {
     // plans made and cached first (the function's statements, the catalogue): then only the reads are counted
     await buffers("NULL");
     await buffers("false");
+    await buffers("true");
     const withAmounts = await buffers("false");
     const withBaseAmounts = await buffers("true");
     const countOnly = await buffers("NULL");
